@@ -1,0 +1,1 @@
+"""The shell: command line, composition root, and (later) the pygame app."""
