@@ -1,0 +1,10 @@
+"""Test-wide settings that must be in place before any hardware library is imported."""
+
+import os
+
+# gpiozero's factory search on a PC would import lgpio (which drops a FIFO file in the current
+# folder) and then try pigpio on localhost: tests always use the in-memory MockFactory.
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# pygame (later) must never try to open a real display or sound card in tests.
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
