@@ -20,14 +20,10 @@ class Kind(enum.Enum):
     COCKROACH = "cockroach"
     MOSQUITO = "mosquito"
 
-    @property
-    def is_action(self) -> bool:
-        return self in ACTIONS
-
-    @property
-    def penalty(self) -> int:
-        """Penalty points for one such card left in hand at round end."""
-        return PENALTY_POINTS[self]
+    # Set once for every member below. Plain attributes rather than properties over a dict:
+    # an Enum's __hash__ runs in Python, and the simulation asks millions of times.
+    penalty: int      # penalty points for one such card left in hand at round end
+    is_action: bool   # ant, spider, cockroach, mosquito
 
     @classmethod
     def parse(cls, text: str) -> Kind:
@@ -47,18 +43,42 @@ PENALTY_POINTS = {
     Kind.COCKROACH: 5,
     Kind.MOSQUITO: 5,
 }
+for _kind in Kind:
+    _kind.penalty = PENALTY_POINTS[_kind]
+    _kind.is_action = _kind in ACTIONS
 
 
-@dataclass(frozen=True, slots=True)
+_INTERNED: dict[tuple[Kind, int], Card] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One playing card: its kind and its corner number."""
+    """One playing card: its kind and its corner number.
+
+    Cards are interned: ``Card(Kind.ANT, 3)`` always returns the same object, so equality and
+    hashing are by identity, which is both correct and as fast as Python gets (the engine
+    counts cards on the discard pile at every play).
+    """
 
     kind: Kind
     number: int
 
-    def __post_init__(self) -> None:
-        if type(self.number) is not int or not 1 <= self.number <= 5:
-            raise BadRecord(f"card number {self.number!r} is not valid: use 1, 2, 3, 4 or 5")
+    def __new__(cls, kind: Kind, number: int) -> Card:
+        card = _INTERNED.get((kind, number))
+        if card is not None:
+            return card
+        if not isinstance(kind, Kind):
+            raise BadRecord(f"card kind {kind!r} is not valid: use a Kind such as Kind.ANT")
+        if type(number) is not int or not 1 <= number <= 5:
+            raise BadRecord(f"card number {number!r} is not valid: use 1, 2, 3, 4 or 5")
+        card = object.__new__(cls)
+        object.__setattr__(card, "kind", kind)
+        object.__setattr__(card, "number", number)
+        _INTERNED[(kind, number)] = card
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Kind, int]]:
+        return (Card, (self.kind, self.number))
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.number}"

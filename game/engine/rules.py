@@ -8,6 +8,7 @@ which keeps a step cheap enough for thousands of simulated games a second.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -33,21 +34,21 @@ from .state import (
     HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Dispute, GameState, Penalty, Phase, Race,
 )
 
-_FIELDS = GameState.__dataclass_fields__.keys() - {"previous", "command"}
+_FIELDS = tuple(name for name in GameState.__dataclass_fields__ if name not in ("previous", "command"))
+_get_fields = operator.attrgetter(*_FIELDS)
 
 
 class _Draft:
     """A mutable working copy of a :class:`GameState` for one command."""
 
     def __init__(self, state: GameState) -> None:
-        self.__dict__.update({name: getattr(state, name) for name in _FIELDS})
+        self.__dict__.update(zip(_FIELDS, _get_fields(state)))
         self.hands: list[int] = list(state.hands)
         self.events: list[Event] = []
 
     def freeze(self, previous: GameState, command: Command) -> GameState:
-        values: dict[str, Any] = {name: self.__dict__[name] for name in _FIELDS}
-        values["hands"] = tuple(self.hands)
-        return GameState(previous=previous, command=command, **values)
+        self.hands = tuple(self.hands)  # type: ignore[assignment]  # the draft is done with
+        return GameState(*_get_fields(self), previous=previous, command=command)
 
     # Every field is an attribute; typed here for the handlers below.
     phase: Phase
@@ -228,7 +229,7 @@ def _new_game(state: GameState, d: _Draft, c: NewGame) -> None:
                              f"it needs at least {needed} (8 each and a starter)")
     fresh = GameState(phase=Phase.ROUND_SETUP, players=c.players, oldest=c.oldest, rules=c.rules,
                       guard=c.oldest, active=c.oldest, hands=(0,) * c.players)
-    d.__dict__.update({name: getattr(fresh, name) for name in _FIELDS})
+    d.__dict__.update(zip(_FIELDS, _get_fields(fresh)))
     d.hands = list(fresh.hands)
     d.events.append(GameStarted(c.players, c.oldest, c.rules))
 
