@@ -104,9 +104,10 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
         if value is None and type(None) in options:
             return None
         rest = [o for o in options if o is not type(None)]
-        if all(dataclasses.is_dataclass(o) for o in rest):
-            return _nested(value, rest, where)
-        return _decode(value, rest[0], where) if len(rest) == 1 else _bad(value, where, "a valid value")
+        if len(rest) == 1:
+            return _decode(value, rest[0], where)
+        # The only wider union in a record is Command (Undone.command): a nested record.
+        return _nested(value, rest, where)
     if origin is tuple:
         if not isinstance(value, list):
             return _bad(value, where, "a list")

@@ -47,6 +47,20 @@ class BadRecord(GameError, ValueError):
     """A command or event record (JSON) that cannot be decoded."""
 
 
+class BadLogLine(GameError, ValueError):
+    """A log line that cannot be decoded or applied; ``line`` is 1-based.
+
+    ``state`` is the game state after the last good line and ``commands`` how many commands
+    were applied before it, so a caller can show how far the log was good.
+    """
+
+    def __init__(self, line: int, problem: str, state: object, commands: int) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.state = state
+        self.commands = commands
+
+
 class BadInputEvent(GameError, ValueError):
     """A press, release or GO record with impossible fields."""
 

@@ -1,0 +1,58 @@
+"""``cheating-moth replay FILE``: re-apply a game log and print the standings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..engine import GameState, Phase
+from ..errors import BadLogLine
+from ..narrate import standings_table
+from ..replay import replay
+from .options import fail
+
+HELP = "re-apply a JSON-lines game log (commands, optionally their events) and print the standings"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the log, one JSON record per line ('-' for stdin)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read log {args.file!r}: {exc.strerror}")
+    try:
+        with stream:
+            result = replay(stream)
+    except BadLogLine as exc:
+        fail(f"{args.file}: {exc} (replay stopped; {exc.commands} commands before it were applied)")
+    except UnicodeDecodeError:
+        fail(f"{args.file} is not UTF-8 text: a log is JSON lines")
+    if args.json:
+        print(json.dumps(_summary(result.state, result.commands, result.events), indent=2))
+    else:
+        print(f"Replayed {result.commands} commands ({result.events} logged events checked); "
+              f"phase {result.state.phase.value}, round {result.state.round}.")
+        if result.state.players:
+            print(standings_table(result.state))
+    return 0
+
+
+def _summary(state: GameState, commands: int, events: int) -> dict[str, Any]:
+    return {
+        "commands": commands,
+        "events_checked": events,
+        "phase": state.phase.value,
+        "round": state.round,
+        "complete": state.phase is Phase.GAME_OVER,
+        "standings": [
+            {"player": s.player, "total": s.total, "moths": s.moths, "place": s.place}
+            for s in (state.standings() if state.players else ())
+        ],
+        "winners": [s.player for s in state.standings() if s.place == 1] if state.players else [],
+    }

@@ -1,0 +1,61 @@
+"""The rig's config file (TOML): house rules and the deck, validated with clear messages.
+
+```toml
+[rules]                 # any subset; defaults as in RULES.md
+guard-next-round = "keep"
+top-tie = "fewest-moths"
+
+[deck.spread]           # a café's printed deck: counts for the numbers 1-5 per kind
+number = [9, 8, 9, 8, 9]
+# ... every kind ...
+[deck.totals]           # only for a house deck that is not 71 cards
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .deck import DEFAULT_DECK, deck_from_mapping
+from .errors import BadConfig
+from .variants import Rules, rules_from_mapping
+
+_SECTIONS = ("rules", "deck")
+
+
+def load_rules(path: str | Path) -> Rules:
+    """Read a config file; raise :class:`BadConfig` / ``BadDeck`` naming the bad key or value."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadConfig(f"cannot read config file {str(path)!r}: {exc.strerror}") from None
+    return rules_from_toml(text, where=str(path))
+
+
+def rules_from_toml(text: str, where: str = "config") -> Rules:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadConfig(f"{where} is not valid TOML: {exc}") from None
+    return rules_from_config(data, where)
+
+
+def rules_from_config(data: dict[str, Any], where: str = "config") -> Rules:
+    for key in data:
+        if key not in _SECTIONS:
+            raise BadConfig(f"{where} has unknown section [{key}]: use {', '.join(f'[{s}]' for s in _SECTIONS)}")
+    deck = DEFAULT_DECK
+    deck_table = data.get("deck")
+    if deck_table is not None:
+        if not isinstance(deck_table, dict) or "spread" not in deck_table:
+            raise BadConfig(f"{where} [deck] needs a [deck.spread] table with five counts per kind")
+        extra = set(deck_table) - {"spread", "totals"}
+        if extra:
+            raise BadConfig(f"{where} [deck] has unknown key {sorted(extra)[0]!r}: use spread and totals")
+        deck = deck_from_mapping(deck_table["spread"], deck_table.get("totals"), where=f"{where} deck")
+    rules_table = data.get("rules", {})
+    if not isinstance(rules_table, dict):
+        raise BadConfig(f"{where} [rules] must be a table of variant = option")
+    return rules_from_mapping(rules_table, deck, where=f"{where} [rules]")
