@@ -22,6 +22,11 @@ from .race import RaceKind
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
+#: Longer than the worst switch bounce measured on common switches (~6 ms), far shorter than
+#: any human release-and-press.
+DEFAULT_LOCKOUT_NS = 25_000_000
+#: Long enough for a press stamped slightly earlier to arrive through the adapter's queue.
+DEFAULT_SETTLE_NS = 50_000_000
 
 Edge = Press | Release
 
@@ -67,8 +72,8 @@ class RaceSpec:
     armed_t_ns: int
     go_t_ns: int
     timeout_ns: int
-    lockout_ns: int = 25_000_000
-    settle_ns: int = 50_000_000
+    lockout_ns: int = DEFAULT_LOCKOUT_NS
+    settle_ns: int = DEFAULT_SETTLE_NS
     tie_policy: TiePolicy = TiePolicy.RERACE
     seed: int = 0
     voided: tuple[int, ...] = ()

@@ -10,18 +10,27 @@ carry the nanoseconds of a clock that has run for months, so they are refused, a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TypeVar
+import reprlib
+from collections.abc import Mapping
 
 from .errors import BadRace
 from .inputs import Press, Release
-from .judge import RaceResult, RaceSpec, TiePolicy, default_eligible, judge
+from .judge import (
+    DEFAULT_LOCKOUT_NS,
+    DEFAULT_SETTLE_NS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RaceResult,
+    RaceSpec,
+    TiePolicy,
+    default_eligible,
+    judge,
+)
 from .race import RaceKind
 
 NS_PER_MS = 1_000_000
 
 Edge = Press | Release
-T = TypeVar("T")
 
 REQUIRED = (
     "kind", "players", "active", "clock", "resolution_ns", "armed_t_ns", "go_t_ns", "timeout_ms",
@@ -30,18 +39,32 @@ REQUIRED = (
 OPTIONAL = ("eligible", "lockout_ms", "settle_ms", "voided", "tie_policy", "seed")
 EDGE_FIELDS = ("player", "edge", "t_ns")
 
-# What each whole-number field accepts: (unit, minimum). ``*_ms`` fields become nanoseconds.
-_WHOLE = {
-    "players": ("", 3),
-    "active": ("", 0),
-    "resolution_ns": ("nanoseconds", 1),
-    "armed_t_ns": ("nanoseconds", 0),
-    "go_t_ns": ("nanoseconds", 0),
-    "now_t_ns": ("nanoseconds", 0),
-    "timeout_ms": ("milliseconds", 1),
-    "lockout_ms": ("milliseconds", 0),
-    "settle_ms": ("milliseconds", 0),
+# Whole-number fields: (minimum, maximum or None, what would be valid). The seat fields' upper
+# bound depends on ``players`` and is RaceSpec's check. ``*_ms`` fields become nanoseconds.
+_WHOLE: dict[str, tuple[int | None, int | None, str]] = {
+    "players": (MIN_PLAYERS, MAX_PLAYERS, f"a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"),
+    "active": (0, None, "the seat number of the player who played the card, 0 or more"),
+    "resolution_ns": (1, None, "a whole number of nanoseconds, 1 or more"),
+    "armed_t_ns": (0, None, "a whole number of nanoseconds, 0 or more"),
+    "go_t_ns": (0, None, "a whole number of nanoseconds, 0 or more"),
+    "now_t_ns": (0, None, "a whole number of nanoseconds, 0 or more"),
+    "timeout_ms": (1, None, "a whole number of milliseconds, 1 or more"),
+    "lockout_ms": (0, None, "a whole number of milliseconds, 0 or more"),
+    "settle_ms": (0, None, "a whole number of milliseconds, 0 or more"),
+    "seed": (None, None, "a whole number"),
 }
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlist = _REPR.maxdict = 4
+_REPR.maxlevel = 2
+_SHOW_CHARS = 80
+
+
+def _show(value: object) -> str:
+    """A value from the document for a one-line message, shortened: a document can be huge."""
+    text = _REPR.repr(value)
+    return text if len(text) <= _SHOW_CHARS else text[: _SHOW_CHARS - 3] + "..."
 
 
 def _words(options: tuple[str, ...]) -> str:
@@ -49,64 +72,62 @@ def _words(options: tuple[str, ...]) -> str:
     return ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
-def _whole(doc: Mapping[str, object], name: str) -> int:
+def _whole(doc: Mapping[str, object], name: str, default: int | None = None) -> int:
+    if name not in doc and default is not None:
+        return default
     value = doc[name]
-    unit, minimum = _WHOLE[name]
-    if type(value) is not int or value < minimum:
-        what = f"a whole number of {unit}" if unit else "a whole number"
-        raise BadRace(f"field {name!r} is {value!r}: use {what}, {minimum} or more")
+    minimum, maximum, valid = _WHOLE[name]
+    # type() rather than isinstance(): JSON true/false decode as bool, a subclass of int.
+    if (
+        type(value) is not int
+        or (minimum is not None and value < minimum)
+        or (maximum is not None and value > maximum)
+    ):
+        raise BadRace(f"field {_show(name)} is {_show(value)}: use {valid}")
     return value
 
 
-def _choice(doc: Mapping[str, object], name: str, parse: Callable[[str], T], options: tuple[str, ...]) -> T:
-    value = doc[name]
+def _tie_policy(doc: Mapping[str, object]) -> TiePolicy:
+    value = doc.get("tie_policy", TiePolicy.RERACE.value)
+    options = tuple(policy.value for policy in TiePolicy)
     if not isinstance(value, str) or value not in options:
-        raise BadRace(f"field {name!r} is {value!r}: use {_words(options)}")
-    return parse(value)
+        raise BadRace(f"field 'tie_policy' is {_show(value)}: use {_words(options)}")
+    return TiePolicy(value)
 
 
 def _seats(doc: Mapping[str, object], name: str) -> tuple[int, ...]:
     value = doc[name]
     # Whether each seat exists is RaceSpec's check; here only the shape and the types.
     if not isinstance(value, list) or any(type(seat) is not int for seat in value):
-        raise BadRace(f"field {name!r} is {value!r}: use a list of seat numbers, e.g. [1, 2, 3]")
+        raise BadRace(f"field {_show(name)} is {_show(value)}: use a list of seat numbers, e.g. [1, 2, 3]")
     return tuple(value)
 
 
 def _check_fields(doc: object) -> Mapping[str, object]:
     if not isinstance(doc, dict):
-        raise BadRace(f"a race document must be a JSON object, not {type(doc).__name__}: see 'cheating-moth judge -h'")
+        raise BadRace(f"the race document is a JSON {type(doc).__name__}, not an object: use {{\"kind\": ...}}")
     for name in doc:
         if name not in REQUIRED and name not in OPTIONAL:
-            raise BadRace(f"unknown field {name!r}: use only {', '.join(REQUIRED + OPTIONAL)}")
+            raise BadRace(f"unknown field {_show(name)}: use only {', '.join(REQUIRED + OPTIONAL)}")
     for name in REQUIRED:
         if name not in doc:
-            raise BadRace(f"missing field {name!r}: a race document needs {', '.join(REQUIRED)}")
+            raise BadRace(f"missing field {_show(name)}: a race document needs {', '.join(REQUIRED)}")
     return doc
 
 
-def parse_spec(doc: object) -> RaceSpec:
-    """The race description of a document (everything but ``now_t_ns`` and ``edges``)."""
-    fields = _check_fields(doc)
-    kind = _choice(fields, "kind", RaceKind, tuple(k.value for k in RaceKind))
-    players = _whole(fields, "players")
-    active = _whole(fields, "active")
-    optional = {
-        "lockout_ns": _whole(fields, "lockout_ms") * NS_PER_MS if "lockout_ms" in fields else None,
-        "settle_ns": _whole(fields, "settle_ms") * NS_PER_MS if "settle_ms" in fields else None,
-        "tie_policy": (
-            _choice(fields, "tie_policy", TiePolicy, tuple(p.value for p in TiePolicy)) if "tie_policy" in fields else None
-        ),
-        "seed": _seed(fields) if "seed" in fields else None,
-        "voided": _seats(fields, "voided") if "voided" in fields else None,
-    }
+def _parse_spec(fields: Mapping[str, object]) -> RaceSpec:
+    kind = fields["kind"]
+    if not isinstance(kind, str) or kind not in ("slap", "cockroach"):
+        raise BadRace(f"field 'kind' is {_show(kind)}: use 'slap' or 'cockroach'")
+    race_kind = RaceKind(kind)
     clock = fields["clock"]
     if not isinstance(clock, str) or not clock:
-        raise BadRace(f"field 'clock' is {clock!r}: name the clock domain, e.g. 'monotonic'")
-    # default_eligible checks players and active itself, before they are used to build seats.
-    eligible = _seats(fields, "eligible") if "eligible" in fields else default_eligible(kind, players, active)
+        raise BadRace(f"field 'clock' is {_show(clock)}: name the clock domain, e.g. 'monotonic'")
+    players, active = _whole(fields, "players"), _whole(fields, "active")
+    # default_eligible refuses an active seat outside the table, naming it.
+    eligible = _seats(fields, "eligible") if "eligible" in fields else default_eligible(race_kind, players, active)
     return RaceSpec(
-        kind=kind,
+        kind=race_kind,
         players=players,
         active=active,
         eligible=eligible,
@@ -115,50 +136,47 @@ def parse_spec(doc: object) -> RaceSpec:
         armed_t_ns=_whole(fields, "armed_t_ns"),
         go_t_ns=_whole(fields, "go_t_ns"),
         timeout_ns=_whole(fields, "timeout_ms") * NS_PER_MS,
-        **{name: value for name, value in optional.items() if value is not None},  # type: ignore[arg-type]
+        lockout_ns=_whole(fields, "lockout_ms", DEFAULT_LOCKOUT_NS // NS_PER_MS) * NS_PER_MS,
+        settle_ns=_whole(fields, "settle_ms", DEFAULT_SETTLE_NS // NS_PER_MS) * NS_PER_MS,
+        tie_policy=_tie_policy(fields),
+        seed=_whole(fields, "seed", 0),
+        voided=_seats(fields, "voided") if "voided" in fields else (),
     )
 
 
-def _seed(doc: Mapping[str, object]) -> int:
-    seed = doc["seed"]
-    if type(seed) is not int:
-        raise BadRace(f"field 'seed' is {seed!r}: use a whole number")
-    return seed
-
-
-def parse_edges(doc: Mapping[str, object], spec: RaceSpec) -> tuple[Edge, ...]:
+def _parse_edges(doc: Mapping[str, object], spec: RaceSpec) -> tuple[Edge, ...]:
     """The ``edges`` list of a document, on the race's clock."""
     items = doc["edges"]
     if not isinstance(items, list):
-        raise BadRace(f"field 'edges' is {items!r}: use a list of {{\"player\", \"edge\", \"t_ns\"}} objects")
+        raise BadRace(f"field 'edges' is {_show(items)}: use a list of {{\"player\", \"edge\", \"t_ns\"}} objects")
     return tuple(_parse_edge(index, item, spec) for index, item in enumerate(items))
 
 
 def _parse_edge(index: int, item: object, spec: RaceSpec) -> Edge:
     where = f"edges[{index}]"
     if not isinstance(item, dict):
-        raise BadRace(f"{where} is {item!r}: use an object with 'player', 'edge' and 't_ns'")
+        raise BadRace(f"{where} is {_show(item)}: use an object with 'player', 'edge' and 't_ns'")
     for name in item:
         if name not in EDGE_FIELDS:
-            raise BadRace(f"{where} has unknown field {name!r}: use only 'player', 'edge' and 't_ns'")
+            raise BadRace(f"{where} has unknown field {_show(name)}: use only 'player', 'edge' and 't_ns'")
     for name in EDGE_FIELDS:
         if name not in item:
-            raise BadRace(f"{where} has no {name!r}: each edge needs 'player', 'edge' and 't_ns'")
+            raise BadRace(f"{where} has no {_show(name)}: each edge needs 'player', 'edge' and 't_ns'")
     player, kind, t_ns = item["player"], item["edge"], item["t_ns"]
     if type(player) is not int or not 0 <= player < spec.players:
-        raise BadRace(f"{where}.player is {player!r}: use a seat number from 0 to {spec.players - 1}")
+        raise BadRace(f"{where}.player is {_show(player)}: use a seat number from 0 to {spec.players - 1}")
     if kind not in ("press", "release"):
-        raise BadRace(f"{where}.edge is {kind!r}: use 'press' or 'release'")
+        raise BadRace(f"{where}.edge is {_show(kind)}: use 'press' or 'release'")
     if type(t_ns) is not int or t_ns < 0:
-        raise BadRace(f"{where}.t_ns is {t_ns!r}: use a whole number of nanoseconds, 0 or more")
+        raise BadRace(f"{where}.t_ns is {_show(t_ns)}: use a whole number of nanoseconds, 0 or more")
     return (Press if kind == "press" else Release)(player, t_ns, spec.clock)
 
 
 def parse_race(doc: object) -> tuple[RaceSpec, tuple[Edge, ...], int]:
     """``(spec, edges, now_t_ns)`` from a decoded race document; BadRace names the first bad field."""
-    spec = parse_spec(doc)
     fields = _check_fields(doc)
-    return spec, parse_edges(fields, spec), _whole(fields, "now_t_ns")
+    spec = _parse_spec(fields)
+    return spec, _parse_edges(fields, spec), _whole(fields, "now_t_ns")
 
 
 def judge_document(doc: object) -> RaceResult:

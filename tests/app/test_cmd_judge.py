@@ -1,0 +1,204 @@
+"""``cheating-moth judge FILE``: in-process through the dispatcher, plus one real subprocess."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.app.cli import main
+
+MS = 1_000_000
+GO = 3_000 * MS
+REPO = Path(__file__).resolve().parents[2]
+
+
+def race(**changes: Any) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "kind": "slap",
+        "players": 4,
+        "active": 0,
+        "clock": "monotonic",
+        "resolution_ns": 1000,
+        "armed_t_ns": 1_000 * MS,
+        "go_t_ns": GO,
+        "timeout_ms": 3000,
+        "now_t_ns": GO + 500 * MS,
+        "edges": [
+            {"player": 3, "edge": "press", "t_ns": GO + 412_345_678},
+            {"player": 1, "edge": "press", "t_ns": GO + 200 * MS},
+            {"player": 2, "edge": "press", "t_ns": GO + 300 * MS},
+        ],
+    }
+    doc.update(changes)
+    return doc
+
+
+def cockroach() -> dict[str, Any]:
+    return race(
+        kind="cockroach",
+        voided=[2],
+        edges=[
+            {"player": 0, "edge": "press", "t_ns": GO + 230 * MS},
+            {"player": 2, "edge": "press", "t_ns": GO + 180 * MS},
+            {"player": 1, "edge": "press", "t_ns": GO - 20 * MS},
+            {"player": 1, "edge": "release", "t_ns": GO + 5 * MS},
+            {"player": 1, "edge": "press", "t_ns": GO + 150 * MS},
+        ],
+    )
+
+
+def write(tmp_path: Path, content: str | bytes) -> str:
+    path = tmp_path / "race.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def run_ok(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def test_slap_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = json.loads(run_ok(["judge", write(tmp_path, json.dumps(race()))], capsys))
+    assert out["status"] == "decided" and out["loser"] == 3 and out["winner"] is None
+    assert [p["player"] for p in out["ranking"]] == [1, 2, 3]
+    assert out["ranking"][2] == {
+        "player": 3, "reaction_ns": 412_345_678, "t_ns": GO + 412_345_678, "gap_ns": 112_345_678
+    }
+    assert out["reason"] == "Seat 3 was slowest: 412.346 ms after GO, 112.346 ms behind seat 2."
+    assert set(out) >= {
+        "status", "winner", "loser", "tied", "rerace", "ranking", "no_press", "false_starts", "ignored", "reason"
+    }
+
+
+def test_cockroach_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = json.loads(run_ok(["judge", write(tmp_path, json.dumps(cockroach()))], capsys))
+    assert out["winner"] == 0 and out["loser"] is None and out["rerace"] is False
+    assert out["false_starts"] == [{"player": 1, "t_ns": GO - 20 * MS, "held_at_go": True}]
+    assert {"player": 2, "edge": "press", "t_ns": GO + 180 * MS, "why": "voided"} in out["ignored"]
+    assert {"player": 1, "edge": "press", "t_ns": GO + 150 * MS, "why": "after false start"} in out["ignored"]
+    assert out["no_press"] == [1, 3]
+
+
+def test_tie_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edges = [{"player": seat, "edge": "press", "t_ns": GO + 300 * MS} for seat in (3, 1, 2)]
+    out = json.loads(run_ok(["judge", write(tmp_path, json.dumps(race(edges=edges)))], capsys))
+    assert (out["loser"], out["tied"], out["rerace"]) == (None, [1, 2, 3], True)
+    assert "tie" in out["reason"].lower()
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(cockroach())))
+    out = json.loads(run_ok(["judge", "-"], capsys))
+    assert out["winner"] == 0
+
+
+def test_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_ok(["judge", "--text", write(tmp_path, json.dumps(cockroach()))], capsys)
+    lines = out.splitlines()
+    assert lines[0] == "Seat 0 was fastest once seat 2 was voided: 230.000 ms after GO, the only valid press."
+    assert lines[2].split() == ["place", "seat", "reaction", "gap"]
+    assert lines[3].split() == ["1", "0", "230.000", "ms", "0.000", "ms"]
+    assert lines[4] == f"false start: seat 1 at t_ns {GO - 20 * MS} (held at GO)"
+    assert lines[5] == "no press: seats 1 and 3"
+
+
+def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("cheating-moth judge: ")
+    return err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", r"is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2"),
+        ("", r"is not valid JSON: Expecting value at line 1 column 1"),
+        (b"\xff\xfe{}", r"is not UTF-8 text: byte 0 cannot be decoded"),
+        ("[" * 100_000 + "]" * 100_000, r"cannot be decoded as a race: RecursionError"),
+        ('{"players": 1' + "0" * 5000 + "}", r"cannot be decoded as a race: ValueError"),
+        ("[]", r"the race document is a JSON list, not an object"),
+        (json.dumps({k: v for k, v in race().items() if k != "go_t_ns"}), r"missing field 'go_t_ns'"),
+        (json.dumps(race(players=True)), r"field 'players' is True: use a whole number from 3 to 5"),
+        (json.dumps(race(go_t_ns=3.0e9)), r"field 'go_t_ns' is 3000000000.0: use a whole number of nanoseconds"),
+        (json.dumps(race(timeout_ms="3000")), r"field 'timeout_ms' is '3000'"),
+        (json.dumps(race(kind="ant")), r"field 'kind' is 'ant': use 'slap' or 'cockroach'"),
+        (json.dumps(race(active=5)), r"active seat 5 is not a seat at a 4-player table: use 0 to 3"),
+        (
+            json.dumps(race(edges=[{"player": 7, "edge": "press", "t_ns": GO}])),
+            r"edges\[0\].player is 7: use a seat number from 0 to 3",
+        ),
+        (
+            json.dumps(race(edges=[{"player": 1, "edge": "press", "t_ns": GO + 0.5}])),
+            r"edges\[0\].t_ns is 3000000000.5: use a whole number of nanoseconds",
+        ),
+        (
+            json.dumps(race(edges=[{"player": 1, "edge": "press", "t_ns": GO + 900 * MS}])),
+            r"edge Press\(player=1, t_ns=3900000000, clock='monotonic'\) is after now_t_ns 3500000000",
+        ),
+    ],
+)
+def test_bad_files_exit_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | bytes, message: str
+) -> None:
+    err = bad(["judge", write(tmp_path, content)], capsys)
+    assert re.search(message, err), err
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = bad(["judge", str(tmp_path / "nope.json")], capsys)
+    assert "nope.json" in err and "No such file or directory" in err
+
+
+def test_directory_instead_of_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = bad(["judge", str(tmp_path)], capsys)
+    assert err.startswith(f"cheating-moth judge: cannot read {str(tmp_path)!r}: ")
+
+
+def test_bad_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("nope"))
+    err = bad(["judge", "-"], capsys)
+    assert err.startswith("cheating-moth judge: stdin is not valid JSON")
+
+
+def test_subprocess_reads_stdin() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "game.app.cli", "judge", "-"],
+        input=json.dumps(race()),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert json.loads(proc.stdout)["loser"] == 3
+
+
+def test_subprocess_bad_input_exits_2() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "game.app.cli", "judge", "-"],
+        input=json.dumps(race(players=9)),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == "cheating-moth judge: field 'players' is 9: use a whole number from 3 to 5\n"
