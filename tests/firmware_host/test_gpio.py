@@ -1,7 +1,8 @@
 """The GPIO adapter on gpiozero's MockFactory, with edge timestamps chosen by the test.
 
-``StampedPin`` delivers each edge's ticks the way the lgpio factory does (the kernel's integer
-ns divided by 1e9), so these tests check the exact conversion path that runs on a Pi.
+``StampedMockPin`` (firmware_host.mockpins) delivers each edge's ticks the way the lgpio factory
+does (the kernel's integer ns divided by 1e9), so these tests check the conversion path that runs
+on a Pi.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero import LED, Device  # type: ignore[import-untyped]
-from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ from firmware_host.gpio import (
     ticks_to_ns,
     timestamp_source,
 )
+from firmware_host.mockpins import ClockedMockFactory, StampedMockPin
 from firmware_host.pinmap import PinMap, load_pinmap, loads_pinmap
 from game.errors import BadConfig, BadInputEvent
 from game.inputs import Go, Press, Release
@@ -37,54 +39,10 @@ from game.inputs import Go, Press, Release
 WAIT_S = 5.0  # upper bound for waits on background threads; tests normally finish far sooner
 
 
-class StampedPin(MockPin):  # type: ignore[misc]
-    """A mock pin whose next edge carries chosen ticks, and which reports its state changes."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        self.next_ticks: object = None
-        self.changes = 0
-        self.changed = threading.Condition()
-        super().__init__(*args, **kwargs)
-
-    def edge(self, down: bool, t_ns: int | None = None, ticks: object = None) -> None:
-        """Press (drive low: pull-up wiring) or release, stamped like lgpio does: ``t_ns / 1e9``."""
-        self.next_ticks = t_ns / 1_000_000_000 if t_ns is not None else ticks
-        if down:
-            self.drive_low()
-        else:
-            self.drive_high()
-
-    def _change_state(self, value: bool) -> bool:
-        changed: bool = super()._change_state(value)
-        if changed and self.next_ticks is not None:
-            self._last_change = self.next_ticks  # what _call_when_changed passes as ticks
-        self.next_ticks = None
-        if changed:
-            with self.changed:
-                self.changes += 1
-                self.changed.notify_all()
-        return changed
-
-    def wait_changes(self, n: int) -> bool:
-        with self.changed:
-            return self.changed.wait_for(lambda: self.changes >= n, timeout=WAIT_S)
-
-
-class ClockedFactory(MockFactory):  # type: ignore[misc]
-    """MockFactory whose ``ticks()`` (the GO / arming clock) reads a value the test sets."""
-
-    def __init__(self) -> None:
-        super().__init__(pin_class=StampedPin)
-        self.now_s: object = 1000.0
-
-    def ticks(self) -> object:
-        return self.now_s
-
-
 @pytest.fixture
-def factory() -> Iterator[ClockedFactory]:
+def factory() -> Iterator[ClockedMockFactory]:
     before = Device.pin_factory
-    f = ClockedFactory()
+    f = ClockedMockFactory()
     yield f
     f.reset()
     assert Device.pin_factory is before, "the adapter must never set gpiozero's global factory"
@@ -96,18 +54,17 @@ def pinmap() -> PinMap:
 
 
 @pytest.fixture
-def rig(factory: ClockedFactory, pinmap: PinMap) -> Iterator[GpioRig]:
+def rig(factory: ClockedMockFactory, pinmap: PinMap) -> Iterator[GpioRig]:
     r = GpioRig(pinmap, pin_factory=factory)
     yield r
     r.close()
 
 
-def pin(factory: ClockedFactory, gpio: int) -> StampedPin:
-    p: StampedPin = factory.pin(gpio)
-    return p
+def pin(factory: ClockedMockFactory, gpio: int) -> StampedMockPin:
+    return factory.stamped_pin(gpio)
 
 
-def seat_pin(factory: ClockedFactory, pinmap: PinMap, seat: int) -> StampedPin:
+def seat_pin(factory: ClockedMockFactory, pinmap: PinMap, seat: int) -> StampedMockPin:
     return pin(factory, pinmap.seats[seat].button)
 
 
@@ -147,7 +104,7 @@ def fake_factory(module: str, name: str) -> object:
     return type(name, (), {"__module__": module})()
 
 
-def test_lgpio_and_mock_factories_are_accepted(factory: ClockedFactory) -> None:
+def test_lgpio_and_mock_factories_are_accepted(factory: ClockedMockFactory) -> None:
     assert timestamp_source(fake_factory("gpiozero.pins.lgpio", "LGPIOFactory")) == "kernel"
     assert timestamp_source(factory) == "mock"
 
@@ -187,11 +144,11 @@ def test_open_lgpio_without_lgpio_says_how_to_fix_it(tmp_path: Path, monkeypatch
 
 
 def test_presses_become_records_with_exactly_the_kernel_ns(
-    rig: GpioRig, factory: ClockedFactory, pinmap: PinMap
+    rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap
 ) -> None:
-    seat_pin(factory, pinmap, 3).edge(True, 5_000_123_456_789)
-    seat_pin(factory, pinmap, 3).edge(False, 5_000_223_456_790)
-    seat_pin(factory, pinmap, 0).edge(True, 5_000_123_456_790)
+    seat_pin(factory, pinmap, 3).press(5_000_123_456_789)
+    seat_pin(factory, pinmap, 3).release(5_000_223_456_790)
+    seat_pin(factory, pinmap, 0).press(5_000_123_456_790)
     assert rig.drain() == [
         Press(3, 5_000_123_456_789, MONOTONIC_CLOCK),
         Release(3, 5_000_223_456_790, MONOTONIC_CLOCK),
@@ -201,12 +158,12 @@ def test_presses_become_records_with_exactly_the_kernel_ns(
 
 
 def test_caught_button_edges_are_their_own_records(
-    rig: GpioRig, factory: ClockedFactory, pinmap: PinMap
+    rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap
 ) -> None:
     guard = pin(factory, pinmap.guard_button)
-    guard.edge(True, 7_000_000_000)
+    guard.press(7_000_000_000)
     assert rig.guard_held()
-    guard.edge(False, 7_150_000_000)
+    guard.release(7_150_000_000)
     assert not rig.guard_held()
     assert rig.drain() == [CaughtPress(7_000_000_000, MONOTONIC_CLOCK), CaughtRelease(7_150_000_000, MONOTONIC_CLOCK)]
 
@@ -218,24 +175,24 @@ def test_caught_records_validate_their_fields() -> None:
         CaughtRelease(1, "")
 
 
-def test_pull_down_wiring_presses_on_a_rising_edge(factory: ClockedFactory) -> None:
+def test_pull_down_wiring_presses_on_a_rising_edge(factory: ClockedMockFactory) -> None:
     text = load_pinmap().source
     pm = loads_pinmap(Path(text).read_text(encoding="utf-8").replace('pull = "up"', 'pull = "down"'))
     with GpioRig(pm, pin_factory=factory) as rig:
         p = pin(factory, pm.seats[1].button)
         assert rig.held_seats() == ()
-        p.edge(False, 10)  # drive high: pressed when the button connects the pin to 3V3
+        p.press(10, active_low=False)  # drive high: the button connects the pin to 3V3
         assert rig.held_seats() == (1,)
-        p.edge(True, 20)
+        p.release(20, active_low=False)
         assert rig.drain() == [Press(1, 10, MONOTONIC_CLOCK), Release(1, 20, MONOTONIC_CLOCK)]
 
 
 def test_edges_from_another_thread_arrive_through_the_queue(
-    rig: GpioRig, factory: ClockedFactory, pinmap: PinMap
+    rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap
 ) -> None:
     def press_all() -> None:  # stands in for lgpio's callback thread
         for seat in range(5):
-            seat_pin(factory, pinmap, seat).edge(True, 1_000 + seat)
+            seat_pin(factory, pinmap, seat).press(1_000 + seat)
 
     t = threading.Thread(target=press_all)
     t.start()
@@ -244,36 +201,36 @@ def test_edges_from_another_thread_arrive_through_the_queue(
     assert got == [Press(s, 1_000 + s, MONOTONIC_CLOCK) for s in range(5)]
 
 
-def test_unreadable_edges_are_counted_never_raised(rig: GpioRig, factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_unreadable_edges_are_counted_never_raised(rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap) -> None:
     p = seat_pin(factory, pinmap, 2)
-    p.edge(True, ticks=float("nan"))
-    p.edge(False, ticks=-1.0)
-    p.edge(True, 42)
+    p.edge(level=False, ticks=float("nan"))
+    p.edge(level=True, ticks=-1.0)
+    p.press(42)
     assert rig.drain() == [Press(2, 42, MONOTONIC_CLOCK)]
     assert rig.bad_edge_count == 2
     assert [(b.gpio, b.ticks, b.state) for b in rig.bad_edges()] == [(24, "nan", "False"), (24, "-1.0", "True")]
 
 
-def test_callback_survives_garbage_collection(rig: GpioRig, factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_callback_survives_garbage_collection(rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap) -> None:
     gc.collect()
-    seat_pin(factory, pinmap, 4).edge(True, 99)
+    seat_pin(factory, pinmap, 4).press(99)
     assert rig.drain() == [Press(4, 99, MONOTONIC_CLOCK)]
 
 
-def test_why_the_adapter_keeps_references_an_inline_lambda_never_fires(factory: ClockedFactory) -> None:
+def test_why_the_adapter_keeps_references_an_inline_lambda_never_fires(factory: ClockedMockFactory) -> None:
     hits: list[object] = []
     p = pin(factory, 20)
     p.function = "input"
     p.when_changed = lambda ticks, state: hits.append(ticks)
     gc.collect()
-    p.edge(True, 1)
+    p.press(1)
     assert hits == []  # gpiozero held it weakly; the lambda is gone
 
 
 # -- arming, GO, LEDs -----------------------------------------------------------------------
 
 
-def test_go_is_stamped_on_the_factory_clock(rig: GpioRig, factory: ClockedFactory) -> None:
+def test_go_is_stamped_on_the_factory_clock(rig: GpioRig, factory: ClockedMockFactory) -> None:
     factory.now_s = 12_345.678_901_234
     armed = rig.arm(range(4))
     assert armed.t_ns == ticks_to_ns(12_345.678_901_234) == 12_345_678_901_234
@@ -283,12 +240,12 @@ def test_go_is_stamped_on_the_factory_clock(rig: GpioRig, factory: ClockedFactor
     assert rig.now_ns() == 12_347_500_000_000
 
 
-def test_a_button_held_when_armed_is_reported(rig: GpioRig, factory: ClockedFactory, pinmap: PinMap) -> None:
-    seat_pin(factory, pinmap, 2).edge(True, 5)
-    seat_pin(factory, pinmap, 4).edge(True, 6)  # seat 4 is not in this race: not reported
+def test_a_button_held_when_armed_is_reported(rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap) -> None:
+    seat_pin(factory, pinmap, 2).press(5)
+    seat_pin(factory, pinmap, 4).press(6)  # seat 4 is not in this race: not reported
     assert rig.held_seats() == (2, 4)
     assert rig.arm(range(4)).held == (2,)
-    seat_pin(factory, pinmap, 2).edge(False, 7)
+    seat_pin(factory, pinmap, 2).release(7)
     assert rig.arm(range(4)).held == ()
 
 
@@ -299,13 +256,13 @@ def test_seats_outside_the_table_are_refused(rig: GpioRig) -> None:
         rig.show({-1: SeatLight.GO})
 
 
-def test_bad_resolution_is_refused(factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_bad_resolution_is_refused(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     with pytest.raises(BadConfig, match=r"resolution_ns 0 is not valid: use a whole number of ns"):
         GpioRig(pinmap, pin_factory=factory, resolution_ns=0)
     assert factory.pin(17).when_changed is None  # a failed start releases what it opened
 
 
-def test_resolution_comes_from_the_pin_map(factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_resolution_comes_from_the_pin_map(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     with GpioRig(pinmap, pin_factory=factory) as rig:
         assert rig.resolution_ns == 100_000
     with GpioRig(pinmap, pin_factory=factory, resolution_ns=250) as rig:
@@ -313,7 +270,7 @@ def test_resolution_comes_from_the_pin_map(factory: ClockedFactory, pinmap: PinM
 
 
 def test_leds_follow_arm_go_and_result(
-    rig: GpioRig, factory: ClockedFactory, pinmap: PinMap, monkeypatch: pytest.MonkeyPatch
+    rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for name in ("ARMED_FLASH_S", "WINNER_BLINK_S", "LOSER_BLINK_S"):  # same patterns, faster
         monkeypatch.setattr(f"firmware_host.gpio.{name}", 0.01)
@@ -338,7 +295,7 @@ def test_leds_follow_arm_go_and_result(
     assert not go_pin.state
 
 
-def test_go_pulse_switches_a_buzzer_off_again(factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_go_pulse_switches_a_buzzer_off_again(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     text = Path(pinmap.source).read_text(encoding="utf-8").replace("pulse_ms = 300", "pulse_ms = 10")
     with GpioRig(loads_pinmap(text), pin_factory=factory) as rig:
         go_pin = pin(factory, 12)
@@ -349,14 +306,14 @@ def test_go_pulse_switches_a_buzzer_off_again(factory: ClockedFactory, pinmap: P
         assert not go_pin.state
 
 
-def test_guard_led(rig: GpioRig, factory: ClockedFactory) -> None:
+def test_guard_led(rig: GpioRig, factory: ClockedMockFactory) -> None:
     rig.show_guard(True)
     assert pin(factory, 16).state
     rig.show_guard(False)
     assert not pin(factory, 16).state
 
 
-def test_close_releases_every_pin(factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_close_releases_every_pin(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     rig = GpioRig(pinmap, pin_factory=factory)
     rig.go([0, 1, 2])
     rig.close()
@@ -364,18 +321,18 @@ def test_close_releases_every_pin(factory: ClockedFactory, pinmap: PinMap) -> No
     for gpio in pinmap.input_pins():
         assert pin(factory, gpio).when_changed is None
     assert not any(pin(factory, gpio).state for gpio in pinmap.output_pins())
-    seat_pin(factory, pinmap, 0).edge(True, 1)
+    seat_pin(factory, pinmap, 0).press(1)
     assert rig.drain() == []
     LED(pinmap.seats[0].button, pin_factory=factory).close()  # the pins are free again
     with GpioRig(pinmap, pin_factory=factory) as again:
         assert again.held_seats() == ()  # the pull-up is back on the reopened input
-        seat_pin(factory, pinmap, 0).edge(True, 2)
+        seat_pin(factory, pinmap, 0).press(2)
         assert again.drain() == [Press(0, 2, MONOTONIC_CLOCK)]
 
 
-def test_a_shared_queue_can_be_passed_in(factory: ClockedFactory, pinmap: PinMap) -> None:
+def test_a_shared_queue_can_be_passed_in(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     q: queue.Queue[object] = queue.Queue()
     with GpioRig(pinmap, pin_factory=factory, events=q) as rig:  # type: ignore[arg-type]
         assert rig.events is q
-        seat_pin(factory, pinmap, 1).edge(True, 3)
+        seat_pin(factory, pinmap, 1).press(3)
         assert q.get(timeout=WAIT_S) == Press(1, 3, MONOTONIC_CLOCK)
