@@ -272,7 +272,11 @@ class GpioRig:
             dev = InputDevice(gpio, pull_up=pm.pull is Pull.UP, pin_factory=self._factory)
         callback = self._edge_callback(gpio, make_down, make_up)
         self._callbacks.append(callback)
-        dev.pin.when_changed = callback
+        try:
+            dev.pin.when_changed = callback
+        except BaseException:
+            dev.close()  # not yet in the lists close() walks
+            raise
         return dev
 
     def _edge_callback(

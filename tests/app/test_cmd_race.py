@@ -355,3 +355,18 @@ def test_gpio_refuses_a_factory_that_cannot_referee(
 
 def test_pinmap_fixture_matches_the_default_file(pinmap: PinMap) -> None:
     assert pinmap == loads_pinmap(Path(pinmap.source).read_text(encoding="utf-8"), source=pinmap.source)
+
+
+def test_a_sim_race_never_loads_gpiozero() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from game.app.cli import main; "
+        "main(['race', '--input', 'sim', '--players', '3', '--seed', '1']); "
+        "sys.exit(3 if 'gpiozero' in sys.modules else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert "Slap race, 3 players" in done.stdout

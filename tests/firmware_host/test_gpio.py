@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gpiozero import LED, Device  # type: ignore[import-untyped]
+from gpiozero import LED, Device, GPIOPinInUse  # type: ignore[import-untyped]
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from hypothesis import given
 from hypothesis import strategies as st
@@ -259,7 +259,17 @@ def test_seats_outside_the_table_are_refused(rig: GpioRig) -> None:
 def test_bad_resolution_is_refused(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     with pytest.raises(BadConfig, match=r"resolution_ns 0 is not valid: use a whole number of ns"):
         GpioRig(pinmap, pin_factory=factory, resolution_ns=0)
-    assert factory.pin(17).when_changed is None  # a failed start releases what it opened
+
+
+def test_a_failed_start_releases_what_it_opened(factory: ClockedMockFactory, pinmap: PinMap) -> None:
+    taken = LED(pinmap.seats[3].led, pin_factory=factory)  # something else holds seat 3's LED pin
+    with pytest.raises(GPIOPinInUse):
+        GpioRig(pinmap, pin_factory=factory)
+    assert pin(factory, pinmap.seats[0].button).when_changed is None
+    taken.close()
+    with GpioRig(pinmap, pin_factory=factory) as rig:  # every input opened before is free again
+        seat_pin(factory, pinmap, 0).press(1)
+        assert rig.drain() == [Press(0, 1, MONOTONIC_CLOCK)]
 
 
 def test_resolution_comes_from_the_pin_map(factory: ClockedMockFactory, pinmap: PinMap) -> None:
