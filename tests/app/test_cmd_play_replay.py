@@ -1,0 +1,87 @@
+"""The main job tells a game and writes its log; ``replay`` re-applies the log to the same result."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.app.cli import main
+
+
+def test_the_main_job_tells_a_game_and_ends_with_standings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--seed", "5", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Cheating Moth — simulated table, 3 players, seed 5")
+    assert "Round 1: seat" in out and "Round 3 is over" in out
+    assert "Final standings after 3 rounds" in out
+    assert "Game over:" in out
+
+
+def test_no_arguments_at_all_runs_the_main_job() -> None:
+    out = subprocess.run([sys.executable, "-m", "game.app.cli"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "simulated table, 4 players, seed" in out and "Final standings" in out
+
+
+def test_play_then_replay_gives_the_same_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "--seed", "21", "--players", "5", "--log", str(log)]) == 0
+    told = capsys.readouterr().out
+    standings = told[told.index("place  seat"):]
+    assert main(["replay", str(log)]) == 0
+    replayed = capsys.readouterr().out
+    assert replayed.startswith("Replayed ") and "phase game-over, round 5" in replayed
+    assert replayed[replayed.index("place  seat"):] == standings
+
+
+def test_replay_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    main(["play", "--seed", "8", "--log", str(log)])
+    capsys.readouterr()
+    assert main(["replay", str(log), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["complete"] is True and out["round"] == 4
+    assert [s["place"] for s in out["standings"]] == sorted(s["place"] for s in out["standings"])
+    assert out["winners"] == [s["player"] for s in out["standings"] if s["place"] == 1]
+
+
+def test_replay_reads_stdin(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    main(["play", "--seed", "8", "--log", str(log)])
+    out = subprocess.run([sys.executable, "-m", "game.app.cli", "replay", "-", "--json"],
+                         input=log.read_text(), capture_output=True, text=True, check=True).stdout
+    assert json.loads(out)["complete"] is True
+
+
+def test_a_bad_line_stops_the_replay_and_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    main(["play", "--seed", "8", "--log", str(log)])
+    capsys.readouterr()
+    lines = log.read_text().splitlines()
+    lines[9] = '{"type": "PlayCard", "player": 0, "card": "wasp 2"}'
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(log)])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert "line 10: unknown card kind 'wasp'" in captured.err
+    assert "replay stopped" in captured.err
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe garbage", None])
+def test_unreadable_logs_exit_2(tmp_path: Path, content: bytes | None,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "missing.jsonl"
+    if content is not None:
+        log.write_bytes(content)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(log)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert ("cannot read log" in err) if content is None else ("is not UTF-8 text" in err)
