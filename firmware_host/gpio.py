@@ -11,7 +11,7 @@ stamps; the judge debounces on timestamps instead). What ``ticks`` is depends on
 - ``MockFactory`` (tests): ``ticks`` is ``time.monotonic()`` at ``drive_low()/drive_high()``
   and ``factory.ticks()`` is ``time.monotonic()``.
 
-:func:`ticks_to_ns` turns those floats back into integer ns exactly (no rounding through a
+:func:`~firmware_host.records.ticks_to_ns` turns those floats back into integer ns exactly (no rounding through a
 second float). A double holds CLOCK_MONOTONIC to better than 1 ns until 2**23 s (97 days) of
 uptime, so the kernel's integer stamp comes back unchanged until then; after that the loss is at
 most half a float step: 1 ns to 194 days, 4 ns to 2 years. That is far below ``resolution_ns``,
@@ -26,88 +26,38 @@ never raises (an exception would kill lgpio's callback thread): unreadable edges
 
 from __future__ import annotations
 
-import enum
-import math
 import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import TracebackType
 from typing import Protocol
 
 from gpiozero import LED, DigitalOutputDevice, InputDevice  # type: ignore[import-untyped]
 
-from game.errors import BadConfig, BadInputEvent
+from game.errors import BadConfig
 from game.inputs import Go, Press, Release
 
 from .errors import BadPinFactory, BadSeat, BadTicks
 from .pinmap import PinMap, Pull
+from .records import (
+    MONOTONIC_CLOCK,
+    ArmReport,
+    BadEdge,
+    CaughtPress,
+    CaughtRelease,
+    RigEvent,
+    SeatLight,
+    ticks_to_ns,
+)
 
-MONOTONIC_CLOCK = "monotonic"
 SUPPORTED_FACTORIES = ("lgpio", "mock")
 # The ARMED cue: one short flash, dark long before the earliest GO (0.8 s after arming), so
 # nobody mistakes it for GO and nobody stares at a lit button waiting for a change.
 ARMED_FLASH_S = 0.15
 WINNER_BLINK_S = 0.5
 LOSER_BLINK_S = 0.1
-
-
-@dataclass(frozen=True, slots=True)
-class CaughtPress:
-    """The guard's Caught! button went down at ``t_ns`` (same clock as the seat presses).
-
-    A record of its own, not a ``Press`` with a made-up seat: the guard is also a seated player
-    whose seat button races, and a sentinel seat number would leak into every seat loop."""
-
-    t_ns: int
-    clock: str
-
-    def __post_init__(self) -> None:
-        _check_stamp(self.t_ns, self.clock, "Caught! press")
-
-
-@dataclass(frozen=True, slots=True)
-class CaughtRelease:
-    """The guard's Caught! button came up at ``t_ns``."""
-
-    t_ns: int
-    clock: str
-
-    def __post_init__(self) -> None:
-        _check_stamp(self.t_ns, self.clock, "Caught! release")
-
-
-RigEvent = Press | Release | CaughtPress | CaughtRelease
-
-
-@dataclass(frozen=True, slots=True)
-class ArmReport:
-    """What :meth:`GpioRig.arm` found: the arming time and the race seats whose buttons are down."""
-
-    t_ns: int
-    clock: str
-    held: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BadEdge:
-    """An edge the callback could not turn into a record (kept for the report, never raised)."""
-
-    gpio: int
-    ticks: str
-    state: str
-
-
-class SeatLight(enum.Enum):
-    """What a seat's button LED shows."""
-
-    OFF = "off"  # dark
-    ARMED = "armed"  # one short flash, then dark until GO
-    GO = "go"  # steady on
-    WINNER = "winner"  # slow blink
-    LOSER = "loser"  # fast blink
 
 
 class _Pin(Protocol):
@@ -128,22 +78,6 @@ class _Output(Protocol):
     def off(self) -> None: ...
     def blink(self, on_time: float, off_time: float, n: int | None, background: bool) -> None: ...
     def close(self) -> None: ...
-
-
-def ticks_to_ns(ticks: object) -> int:
-    """Convert gpiozero ticks (float or int seconds on CLOCK_MONOTONIC) to integer ns, exactly.
-
-    The float's exact binary value is scaled with integers and rounded half up, so a stamp that
-    lgpio made as ``ns / 1e9`` comes back as ``ns`` (see the module docstring for the limits)."""
-    if type(ticks) is int and ticks >= 0:
-        return ticks * 1_000_000_000
-    if type(ticks) is float and math.isfinite(ticks) and ticks >= 0.0:
-        num, den = ticks.as_integer_ratio()
-        return (2 * num * 1_000_000_000 + den) // (2 * den)
-    raise BadTicks(
-        f"ticks {ticks!r} from the pin factory are not valid: expected a finite number of "
-        f"seconds 0 or more, as the lgpio and mock factories give"
-    )
 
 
 def timestamp_source(factory: object) -> str:
@@ -505,10 +439,3 @@ def _caught_edge(down: bool) -> Callable[[int], RigEvent]:
         return CaughtPress(t_ns, MONOTONIC_CLOCK) if down else CaughtRelease(t_ns, MONOTONIC_CLOCK)
 
     return make
-
-
-def _check_stamp(t_ns: object, clock: object, what: str) -> None:
-    if type(t_ns) is not int or t_ns < 0:
-        raise BadInputEvent(f"{what} t_ns {t_ns!r} is not valid: use an integer count of ns, 0 or more")
-    if not isinstance(clock, str) or not clock:
-        raise BadInputEvent(f"{what} clock {clock!r} is not valid: name the clock domain, e.g. 'monotonic'")

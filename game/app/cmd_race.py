@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from firmware_host.errors import AdapterError, StuckButton
 from firmware_host.pinmap import DEFAULT_PINMAP_PATH, DEFAULT_RESOLUTION_US, load_pinmap
+from firmware_host.records import SeatLight
 from firmware_host.simplayers import SIM_CLOCK, SimPlayers
 
 from ..inputs import Go, Press, Release
@@ -207,8 +208,6 @@ class GpioInput:
         ]
 
     def show_result(self, result: RaceResult, spec: RaceSpec) -> None:
-        from firmware_host.gpio import SeatLight
-
         lights = {s: SeatLight.OFF for s in spec.eligible}
         tie_light = SeatLight.WINNER if spec.kind is RaceKind.COCKROACH else SeatLight.LOSER
         for seat in result.tied:  # a re-race: every tied seat shows what it tied for
@@ -346,7 +345,8 @@ def _text(done: RaceRun, source: str, fore_period_ns: int) -> str:
     for i in result.ignored:
         if i.why != "bounce":
             edge = "press" if isinstance(i.edge, Press) else "release"
-            notes.append(f"ignored: seat {i.edge.player}'s {edge} at {_ms(i.edge.t_ns - spec.go_t_ns)} ms ({i.why})")
+            at = _ms(i.edge.t_ns - spec.go_t_ns)
+            notes.append(f"ignored: seat {i.edge.player}'s {edge} at {at} ms ({i.why})")
     return "\n".join(lines + ([""] + notes if notes else []))
 
 
@@ -376,4 +376,5 @@ def _write_record(path: Path, done: RaceRun) -> None:
     try:
         path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
-        fail(f"--record {str(path)!r} cannot be written ({exc.strerror or exc}): pick a writable file", status=1)
+        why = exc.strerror or exc
+        fail(f"--record {str(path)!r} cannot be written ({why}): pick a writable file", status=1)

@@ -15,6 +15,7 @@ from firmware_host.errors import StuckButton
 from firmware_host.gpio import GpioRig
 from firmware_host.mockpins import ClockedMockFactory
 from firmware_host.pinmap import PinMap, load_pinmap, loads_pinmap
+from firmware_host.records import SeatLight
 from game.app import cmd_race
 from game.app.cli import main
 from game.app.cmd_race import GpioInput, RaceSettings, run_race
@@ -207,8 +208,6 @@ def test_leds_show_the_verdict(factory: ClockedMockFactory, pinmap: PinMap) -> N
     script = [Edge(s, True, stamp_ms=150 + 10 * s, arrive_ms=150 + 10 * s) for s in (1, 2, 3)]
     with GpioRig(pinmap, pin_factory=factory) as rig:
         run_race(ScriptedGpioInput(rig, 4, factory, script), race(RaceKind.SLAP), print)
-        from firmware_host.gpio import SeatLight
-
         assert rig.lights()[3] is SeatLight.LOSER
         assert rig.lights()[1] is SeatLight.OFF
         assert pinmap.go_pin is not None and not factory.stamped_pin(pinmap.go_pin).state
