@@ -201,8 +201,12 @@ class IgnoredEdge:
 
 @dataclass(frozen=True, slots=True)
 class RaceResult:
-    """The judge's answer. While ``PENDING``, ``no_press`` lists the seats still to press and
-    ``recheck_t_ns`` says when judging again, even without new edges, may decide."""
+    """The judge's answer.
+
+    ``no_press`` lists eligible seats without a valid press (false starters included, voided
+    seats not: they did press). While ``PENDING`` it is the seats still to press, and
+    ``recheck_t_ns`` says when judging again, even without new edges, may decide.
+    """
 
     status: Status
     winner: int | None
@@ -366,48 +370,57 @@ def _why_not_valid(press: Press, spec: RaceSpec, held: Press | None, false_start
 def judge(spec: RaceSpec, edges: Iterable[Press | Release], now_t_ns: int) -> RaceResult:
     """Decide the race from the edges seen up to ``now_t_ns`` (in any order), or say it is pending.
 
-    Raises :class:`BadRace` for an edge from another clock, a seat outside the table, or an
-    edge later than ``now_t_ns``.
+    Raises :class:`BadRace` for an edge from another clock, a seat outside the table, an edge
+    later than ``now_t_ns``, or a ``now_t_ns`` before arming.
     """
     if not _is_int(now_t_ns) or now_t_ns < spec.armed_t_ns:
         raise BadRace(
             f"now_t_ns {now_t_ns!r} is not valid: judge at or after arming (armed_t_ns {spec.armed_t_ns})"
         )
     ordered = _checked_edges(spec, edges, now_t_ns)
-    keyed: list[tuple[tuple[int, int, int], FalseStart | IgnoredEdge]] = []
-    firsts: list[Press] = []
-    for seat in range(spec.players):
-        raw = [edge for edge in ordered if edge.player == seat]
-        if seat not in spec.eligible:
-            keyed.extend((_order_key(e, spec.players), IgnoredEdge(e, "not eligible")) for e in raw)
-            continue
-        verdict = _judge_seat(seat, raw, spec, now_t_ns)
-        keyed.extend((_order_key(i.edge, spec.players), i) for i in verdict.ignored)
-        keyed.extend(((f.t_ns, (f.player + f.t_ns) % spec.players, 0), f) for f in verdict.false_starts)
-        if verdict.first_press is not None:
-            firsts.append(verdict.first_press)
-    keyed.sort(key=lambda pair: pair[0])
-    firsts.sort(key=lambda e: _order_key(e, spec.players))
+    firsts, false_starts, ignored = _sort_out(spec, ordered, now_t_ns)
     ranking = _ranking(firsts, spec.go_t_ns)
     pressed = {placing.player for placing in ranking}
     no_press = tuple(sorted(s for s in spec.eligible if s not in pressed and s not in spec.voided))
-    decide = _decide_slap if spec.kind is RaceKind.SLAP else _decide_cockroach
-    return decide(
-        spec,
-        now_t_ns,
-        RaceResult(
-            status=Status.PENDING,
-            winner=None,
-            loser=None,
-            tied=(),
-            rerace=False,
-            ranking=ranking,
-            no_press=no_press,
-            false_starts=tuple(item for _, item in keyed if isinstance(item, FalseStart)),
-            ignored=tuple(item for _, item in keyed if isinstance(item, IgnoredEdge)),
-            reason="",
-        ),
+    base = RaceResult(
+        status=Status.PENDING,
+        winner=None,
+        loser=None,
+        tied=(),
+        rerace=False,
+        ranking=ranking,
+        no_press=no_press,
+        false_starts=false_starts,
+        ignored=ignored,
+        reason="",
     )
+    if spec.kind is RaceKind.SLAP:
+        return _decide_slap(spec, now_t_ns, base)
+    return _decide_cockroach(spec, now_t_ns, base)
+
+
+def _sort_out(
+    spec: RaceSpec, ordered: Sequence[Edge], now_t_ns: int
+) -> tuple[list[Press], tuple[FalseStart, ...], tuple[IgnoredEdge, ...]]:
+    """Each seat's first valid press (in time order), then every false start and ignored edge."""
+    firsts: list[Press] = []
+    false_starts: list[FalseStart] = []
+    ignored: list[IgnoredEdge] = []
+    for seat in range(spec.players):
+        raw = [edge for edge in ordered if edge.player == seat]
+        if seat not in spec.eligible:
+            ignored.extend(IgnoredEdge(edge, "not eligible") for edge in raw)
+            continue
+        verdict = _judge_seat(seat, raw, spec, now_t_ns)
+        ignored.extend(verdict.ignored)
+        false_starts.extend(verdict.false_starts)
+        if verdict.first_press is not None:
+            firsts.append(verdict.first_press)
+    # Seat by seat above; report everything in the one time order the edges were sorted in.
+    firsts.sort(key=lambda press: _order_key(press, spec.players))
+    false_starts.sort(key=lambda f: _order_key(Press(f.player, f.t_ns, spec.clock), spec.players))
+    ignored.sort(key=lambda item: _order_key(item.edge, spec.players))
+    return firsts, tuple(false_starts), tuple(ignored)
 
 
 def _ranking(firsts: Sequence[Press], go_t_ns: int) -> tuple[Placing, ...]:

@@ -45,11 +45,12 @@ def R(seat: int, t_ns: int) -> Edge:
 
 
 def spec_of(kind: RaceKind = RaceKind.SLAP, players: int = 4, active: int = 0, **changes: Any) -> RaceSpec:
+    if "eligible" not in changes:
+        changes["eligible"] = default_eligible(kind, players, active)
     base: dict[str, Any] = dict(
         kind=kind,
         players=players,
         active=active,
-        eligible=default_eligible(kind, players, active),
         clock=CLOCK,
         resolution_ns=1,
         armed_t_ns=ARMED,
@@ -287,6 +288,12 @@ def test_all_false_start() -> None:
     assert cockroach.reason == "No match: no valid press within the 3000.000 ms timeout."
 
 
+def test_cockroach_before_go_is_pending() -> None:
+    result = judge(roach(), [], GO - 1)
+    assert result.status is Status.PENDING and result.recheck_t_ns == DEADLINE
+    assert result.reason == "Pending: GO has not been given yet."
+
+
 def test_false_starts_before_go_are_reported_while_pending() -> None:
     result = judge(slap(), [P(1, GO - 30 * MS)], GO - 10 * MS)
     assert result.status is Status.PENDING
@@ -492,11 +499,11 @@ def test_format_seats() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 2}, r"players 2 is not valid: a race needs 3 to 5 players"),
-        ({"players": 6}, r"players 6 is not valid: a race needs 3 to 5 players"),
-        ({"players": True}, r"players True is not valid"),
-        ({"active": 4}, r"active seat 4 is not a seat at a 4-player table: use 0 to 3"),
-        ({"active": -1}, r"active seat -1 is not a seat"),
+        ({"players": 2, "eligible": (1,)}, r"players 2 is not valid: a race needs 3 to 5 players"),
+        ({"players": 6, "eligible": (1,)}, r"players 6 is not valid: a race needs 3 to 5 players"),
+        ({"players": True, "eligible": (1,)}, r"players True is not valid"),
+        ({"active": 4, "eligible": (1,)}, r"active seat 4 is not a seat at a 4-player table: use 0 to 3"),
+        ({"active": -1, "eligible": (1,)}, r"active seat -1 is not a seat"),
         ({"eligible": ()}, r"eligible seats \(\) are empty: name at least one seat from 0 to 3"),
         ({"eligible": (1, 2, 1)}, r"eligible seats \(1, 2, 1\) name seat 1 twice: list each seat once"),
         ({"eligible": (1, 4)}, r"eligible seat 4 is not a seat at a 4-player table: use 0 to 3"),
