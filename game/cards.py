@@ -25,6 +25,9 @@ class Kind(enum.Enum):
     penalty: int      # penalty points for one such card left in hand at round end
     is_action: bool   # ant, spider, cockroach, mosquito
 
+    # Members are singletons compared by identity: hash them by identity at C speed too.
+    __hash__ = object.__hash__
+
     @classmethod
     def parse(cls, text: str) -> Kind:
         try:

@@ -13,8 +13,7 @@ import enum
 import json
 import types
 import typing
-from functools import cache
-from typing import Any, Union
+from typing import Any, NoReturn, Union
 
 from .cards import Card
 from .deck import deck_from_mapping
@@ -77,10 +76,16 @@ def from_dict(data: object) -> Record:
     return record
 
 
-@cache
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
 def _hints(cls: type[Any]) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls)
-    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+    """Field name -> resolved type of a record class (resolved once; annotations are strings)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        resolved = typing.get_type_hints(cls)
+        hints = _HINTS[cls] = {f.name: resolved[f.name] for f in dataclasses.fields(cls)}
+    return hints
 
 
 def _encode(value: Any) -> Any:
@@ -136,7 +141,7 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
 def _nested(value: Any, options: list[Any], where: str) -> Record:
     record = from_dict(value)
     if not isinstance(record, tuple(options)):
-        return _bad(value, where, "a command record")
+        _bad(value, where, "a command record")
     return record
 
 
@@ -155,5 +160,5 @@ def _decode_rules(value: Any, where: str) -> Rules:
     return rules_from_mapping(variants, deck, where=f"{where}.variants")
 
 
-def _bad(value: Any, where: str, expected: str) -> Any:
+def _bad(value: Any, where: str, expected: str) -> NoReturn:
     raise BadRecord(f"{where} is {value!r}: expected {expected}")

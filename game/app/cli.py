@@ -14,6 +14,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 import game.app
 
@@ -28,12 +29,19 @@ def _subcommands() -> dict[str, ModuleType]:
     return found
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the bad value (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cheating-moth",
         description="Referee rig for Cheating Moth. With no subcommand it runs 'play'.",
     )
-    sub = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+    sub = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=_Parser)
     for name, module in _subcommands().items():
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)

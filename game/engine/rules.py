@@ -48,7 +48,8 @@ class _Draft:
 
     def freeze(self, previous: GameState, command: Command) -> GameState:
         self.hands = tuple(self.hands)  # type: ignore[assignment]  # the draft is done with
-        return GameState(*_get_fields(self), previous=previous, command=command)
+        # Positional, in field order: previous and command are the last two fields.
+        return GameState(*(*_get_fields(self), previous, command))
 
     # Every field is an attribute; typed here for the handlers below.
     phase: Phase

@@ -28,6 +28,10 @@ class Phase(enum.Enum):
     PENALTY_ENTRY = "penalty-entry"  # round over: cards left in each hand are entered
     GAME_OVER = "game-over"
 
+    # Members are singletons compared by identity, so hashing by identity is consistent and,
+    # unlike Enum's Python-level __hash__, runs at C speed (the engine looks phases up per command).
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Race:

@@ -71,16 +71,15 @@ class HiddenTable:
 
     def check_conservation(self) -> None:
         """Each card of the deck is in exactly one place."""
-        places = [self.draw, self.discard, self.vanished, *self.hands]
-        seen = set(self.draw)
-        for place in places:
-            seen.update(place)
-        # As many distinct ids as cards, and as many entries as cards: each exactly once.
-        if len(seen) != len(self.cards) or sum(map(len, places)) != len(self.cards):
-            seen_count = bytearray(len(self.cards))
-            for place in places:
-                for card_id in place:
-                    seen_count[card_id] += 1
-            missing = [i for i, n in enumerate(seen_count) if n == 0]
-            doubled = [i for i, n in enumerate(seen_count) if n > 1]
-            raise ConservationError(f"cards missing {missing} or in two places {doubled}")
+        ids = self.draw + self.discard + self.vanished  # a new list: the piles stay untouched
+        for hand in self.hands:
+            ids += hand
+        # As many entries as cards, all distinct: each card exactly once (and none missing).
+        if len(ids) == len(self.cards) and len(set(ids)) == len(ids):
+            return
+        seen = bytearray(len(self.cards))
+        for card_id in ids:
+            seen[card_id] += 1
+        missing = [i for i, n in enumerate(seen) if n == 0]
+        doubled = [i for i, n in enumerate(seen) if n > 1]
+        raise ConservationError(f"cards missing {missing} or in two places {doubled}")

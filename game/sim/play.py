@@ -300,10 +300,10 @@ class _Game:
                 f"real draw={len(table.draw)} discard={len(table.discard)}")
         if s.discard[-1] != table.top:
             raise ConservationError(f"seed {self.seed}: engine top {s.discard[-1]}, real top {table.top}")
-        for p in range(self.players):
+        for p, (official, hand, cheated) in enumerate(zip(s.hands, table.hands, table.cheated)):
             # The official count exceeds the real one by exactly the cards cheated away.
-            if s.hands[p] - len(table.hands[p]) != len(table.cheated[p]):
+            if official - len(hand) != len(cheated):
                 raise ConservationError(
-                    f"seed {self.seed}: seat {p} official {s.hands[p]}, real {len(table.hands[p])}, "
-                    f"cheated {len(table.cheated[p])}")
+                    f"seed {self.seed}: seat {p} official {official}, real {len(hand)}, "
+                    f"cheated {len(cheated)}")
 
