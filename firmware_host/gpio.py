@@ -37,7 +37,7 @@ from typing import Protocol
 from gpiozero import LED, DigitalOutputDevice, InputDevice  # type: ignore[import-untyped]
 
 from game.errors import BadConfig
-from game.inputs import Go, Press, Release
+from game.inputs import CaughtPress, CaughtRelease, Go, Press, Release
 
 from .errors import BadPinFactory, BadSeat, BadTicks
 from .pinmap import PinMap, Pull
@@ -45,8 +45,6 @@ from .records import (
     MONOTONIC_CLOCK,
     ArmReport,
     BadEdge,
-    CaughtPress,
-    CaughtRelease,
     RigEvent,
     SeatLight,
     ticks_to_ns,

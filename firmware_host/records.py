@@ -1,7 +1,8 @@
 """The GPIO adapter's records and its tick conversion: everything about it that needs no gpiozero.
 
-The app can filter ``CaughtPress`` records, and tests can convert ticks, without importing
-gpiozero (which on a PC searches for a pin factory as soon as a device is made).
+Tests can convert ticks without importing gpiozero (which on a PC searches for a pin factory
+as soon as a device is made). The records themselves (Press, Release, CaughtPress,
+CaughtRelease, Go) live in the core, ``game.inputs``, where the table controller reads them.
 """
 
 from __future__ import annotations
@@ -10,37 +11,11 @@ import enum
 import math
 from dataclasses import dataclass
 
-from game.errors import BadInputEvent
-from game.inputs import Press, Release
+from game.inputs import CaughtPress, CaughtRelease, Press, Release
 
 from .errors import BadTicks
 
 MONOTONIC_CLOCK = "monotonic"
-
-
-@dataclass(frozen=True, slots=True)
-class CaughtPress:
-    """The guard's Caught! button went down at ``t_ns`` (same clock as the seat presses).
-
-    A record of its own, not a ``Press`` with a made-up seat: the guard is also a seated player
-    whose seat button races, and a sentinel seat number would leak into every seat loop."""
-
-    t_ns: int
-    clock: str
-
-    def __post_init__(self) -> None:
-        _check_stamp(self.t_ns, self.clock, "Caught! press")
-
-
-@dataclass(frozen=True, slots=True)
-class CaughtRelease:
-    """The guard's Caught! button came up at ``t_ns``."""
-
-    t_ns: int
-    clock: str
-
-    def __post_init__(self) -> None:
-        _check_stamp(self.t_ns, self.clock, "Caught! release")
 
 
 RigEvent = Press | Release | CaughtPress | CaughtRelease
@@ -88,10 +63,3 @@ def ticks_to_ns(ticks: object) -> int:
         f"ticks {ticks!r} from the pin factory are not valid: expected a finite number of "
         f"seconds 0 or more, as the lgpio and mock factories give"
     )
-
-
-def _check_stamp(t_ns: object, clock: object, what: str) -> None:
-    if type(t_ns) is not int or t_ns < 0:
-        raise BadInputEvent(f"{what} t_ns {t_ns!r} is not valid: use an integer count of ns, 0 or more")
-    if not isinstance(clock, str) or not clock:
-        raise BadInputEvent(f"{what} clock {clock!r} is not valid: name the clock domain, e.g. 'monotonic'")

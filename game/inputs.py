@@ -70,4 +70,32 @@ class Go:
         _check_clock(self.clock, "GO")
 
 
+@dataclass(frozen=True, slots=True)
+class CaughtPress:
+    """The guard's red Caught! button went down at ``t_ns`` (same clock as the seat presses).
+
+    A record of its own, not a ``Press`` with a made-up seat: the guard is also a seated player
+    whose seat button races, and a sentinel seat number would leak into every seat loop.
+    """
+
+    t_ns: int
+    clock: str
+
+    def __post_init__(self) -> None:
+        _check_t_ns(self.t_ns, "Caught! press")
+        _check_clock(self.clock, "Caught! press")
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtRelease:
+    """The guard's Caught! button came up at ``t_ns``."""
+
+    t_ns: int
+    clock: str
+
+    def __post_init__(self) -> None:
+        _check_t_ns(self.t_ns, "Caught! release")
+        _check_clock(self.clock, "Caught! release")
+
+
 Edge = Press | Release

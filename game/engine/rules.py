@@ -174,10 +174,10 @@ def _pass_turn(d: _Draft, anchor: int) -> None:
 
 def _round_over_if_empty(d: _Draft) -> bool:
     """End the round if an official count hit 0: that hand is truly empty (cheating only lowers)."""
-    out = tuple(p for p, n in enumerate(d.hands) if n == 0)
-    if out:
-        _end_round(d, out)
-    return bool(out)
+    if 0 not in d.hands:
+        return False
+    _end_round(d, tuple(p for p, n in enumerate(d.hands) if n == 0))
+    return True
 
 
 def _end_round(d: _Draft, out: tuple[int, ...]) -> None:

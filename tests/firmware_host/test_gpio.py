@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from firmware_host.errors import BadPinFactory, BadSeat, BadTicks
 from firmware_host.gpio import GpioRig, open_pin_factory, timestamp_source
-from firmware_host.records import MONOTONIC_CLOCK, CaughtPress, CaughtRelease, SeatLight, ticks_to_ns
+from firmware_host.records import MONOTONIC_CLOCK, SeatLight, ticks_to_ns
+from game.inputs import CaughtPress, CaughtRelease
 from firmware_host.mockpins import ClockedMockFactory, StampedMockPin
 from firmware_host.pinmap import PinMap, load_pinmap, loads_pinmap
 from game.errors import BadConfig, BadInputEvent
