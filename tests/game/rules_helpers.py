@@ -8,7 +8,7 @@ history, so a test that undoes never starts from it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from game.cards import Card, Kind
@@ -42,11 +42,6 @@ def run(state: GameState, *commands: Any) -> GameState:
 def events(state: GameState, command: Any) -> tuple[Event, ...]:
     """The events ``command`` produces in ``state``."""
     return apply(state, command)[1]
-
-
-def kinds_of(evs: Iterable[Event]) -> list[str]:
-    """Event class names, for comparing a sequence at a glance."""
-    return [type(e).__name__ for e in evs]
 
 
 def new_game(players: int = 4, oldest: int = 0, rules: Rules | None = None) -> GameState:

@@ -247,12 +247,11 @@ def test_by_default_the_guard_bug_passes_left_each_round(players: int, oldest: i
 
 
 def test_the_guard_bug_passes_left_of_whoever_holds_it_at_round_end() -> None:
-    state = caught(started(), 2)
-    evs = events(run(state, DeclareOut(1), EnterPenalty(0, 0, 0, 1), EnterPenalty(2, 0, 0, 1)),
-                 EnterPenalty(3, 0, 0, 1))
-    after = finish_round(state, out=1, penalties={0: (0, 0, 1), 2: (0, 0, 1), 3: (0, 0, 1)})
+    state = run(caught(started(), 2), DeclareOut(1), EnterPenalty(0, 0, 0, 1), EnterPenalty(2, 0, 0, 1))
+    after, evs = run(state, EnterPenalty(3, 0, 0, 1)), events(state, EnterPenalty(3, 0, 0, 1))
     assert after.guard == 3
-    assert GuardChanged(2, 3) in evs
+    assert after.active == 3
+    assert evs[-1] == GuardChanged(2, 3)
 
 
 def test_under_keep_the_guard_keeps_the_guard_bug() -> None:
