@@ -60,7 +60,9 @@ class DecideRace:
 
     ``ranking``: seats with a valid press, fastest first. ``tied``: seats tied for the deciding
     place (reported). ``false_starts``: seats that started early. Slap: ``loser`` is the seat that
-    receives a card from everyone. Cockroach: ``winner`` laid ``card`` (None: no match).
+    receives a card from everyone. Cockroach: ``winner`` laid ``card`` (None: no match);
+    ``voided`` lists faster seats the table voided (no matching card), so the winner is the
+    first ranked seat not voided, or one of the seats tied for that place.
     """
 
     ranking: tuple[int, ...]
@@ -69,6 +71,7 @@ class DecideRace:
     card: Card | None = None
     tied: tuple[int, ...] = ()
     false_starts: tuple[int, ...] = ()
+    voided: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,6 +99,7 @@ class RaceDecided:
     card: Card | None
     tied: tuple[int, ...]
     false_starts: tuple[int, ...]
+    voided: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,6 +126,8 @@ def _require_card_left(state: GameState, card: Card) -> None:
     if not isinstance(card, Card):
         raise IllegalCommand(f"{card!r} is not a card: name a kind and a number, e.g. 'ant 3'")
     in_deck = state.rules.deck.count(card.kind, card.number)
+    if in_deck == 0:
+        raise IllegalCommand(f"this deck has no {card}: check the card and enter it again")
     on_pile = state.discard.count(card)
     if on_pile >= in_deck:
         raise IllegalCommand(
@@ -239,7 +241,7 @@ def _start_round(state: GameState, d: _Draft, c: StartRound) -> None:
     if not isinstance(c.starter, Card):
         raise IllegalCommand(f"starter {c.starter!r} is not a card: name a kind and a number, e.g. 'ant 3'")
     if state.rules.deck.count(c.starter.kind, c.starter.number) == 0:
-        raise IllegalCommand(f"the deck has no {c.starter}: flip again and enter the card shown")
+        raise IllegalCommand(f"the deck has no {c.starter}: check the flipped card and enter it again")
     n = state.players
     d.phase = Phase.TURN
     d.round = state.round + 1
@@ -292,8 +294,8 @@ def _give_card(state: GameState, d: _Draft, c: GiveCard) -> None:
     else:
         recipient = _seat(state, c.recipient, "recipient")
         if recipient == player:
-            others = ", ".join(str(p) for p in state.seats if p != player)
-            raise IllegalCommand(f"seat {player} cannot give a card to themselves: give it to seat {others}")
+            others = _list(tuple(p for p in state.seats if p != player), "or")
+            raise IllegalCommand(f"seat {player} cannot give a card to themselves: give it to one of seats {others}")
         _give(d, player, recipient)
         if _round_over_if_empty(d):
             return
@@ -306,7 +308,7 @@ def _decide_race(state: GameState, d: _Draft, c: DecideRace) -> None:
     eligible = race.eligible
     ranking = tuple(c.ranking)
     for name, seats in (("ranking", ranking), ("tied", tuple(c.tied)),
-                        ("false_starts", tuple(c.false_starts))):
+                        ("false_starts", tuple(c.false_starts)), ("voided", tuple(c.voided))):
         for seat in seats:
             _seat(state, seat, f"{name} seat")
             if seat not in eligible:
@@ -321,9 +323,10 @@ def _decide_race(state: GameState, d: _Draft, c: DecideRace) -> None:
 
 
 def _decide_slap(state: GameState, d: _Draft, c: DecideRace, race: Race) -> None:
-    if c.winner is not None or c.card is not None:
+    if c.winner is not None or c.card is not None or c.voided:
+        card = str(c.card) if isinstance(c.card, Card) else c.card
         raise IllegalCommand(f"a mosquito slap has a loser, not a winner or a card: got winner "
-                             f"{c.winner!r} and card {c.card!r}")
+                             f"{c.winner!r} and card {card!r}")
     if c.loser is None:
         raise IllegalCommand(f"a mosquito slap needs a loser: name one of seats {_list(race.eligible)}")
     loser = _seat(state, c.loser, "loser")
@@ -331,13 +334,19 @@ def _decide_slap(state: GameState, d: _Draft, c: DecideRace, race: Race) -> None
         raise IllegalCommand(f"seat {loser} did not race this mosquito (seat {race.actor} played it): "
                              f"the loser is one of seats {_list(race.eligible)}")
     unranked = [p for p in race.eligible if p not in c.ranking]
-    if loser not in c.tied:
-        expected = unranked if unranked else [c.ranking[-1]]
-        if loser not in expected:
-            raise IllegalCommand(f"seat {loser} cannot be the slowest of ranking {tuple(c.ranking)!r}: "
-                                 f"the loser must be seat {_list(tuple(expected), 'or')}")
+    # The slowest place: everyone without a valid press, or else the last press (with the
+    # presses tied with it when the judge reported a tie for that place).
+    if unranked:
+        slowest = unranked
+    elif c.tied and c.ranking[-1] in c.tied:
+        slowest = [p for p in c.ranking if p in c.tied]
+    else:
+        slowest = [c.ranking[-1]]
+    if loser not in slowest:
+        raise IllegalCommand(f"seat {loser} cannot be the slowest of ranking {tuple(c.ranking)!r}: "
+                             f"the loser must be seat {_list(tuple(slowest), 'or')}")
     d.events.append(RaceDecided(race.kind, tuple(c.ranking), None, loser, None,
-                                tuple(c.tied), tuple(c.false_starts)))
+                                tuple(c.tied), tuple(c.false_starts), ()))
     # The slowest receives one card from each other player, the active player included.
     for step in range(1, d.players):
         _give(d, (loser + step) % d.players, loser)
@@ -352,7 +361,7 @@ def _decide_cockroach(state: GameState, d: _Draft, c: DecideRace, race: Race) ->
         if c.card is not None:
             raise IllegalCommand(f"card {c.card} needs a winner who laid it: name the winner or drop the card")
         d.events.append(RaceDecided(race.kind, tuple(c.ranking), None, None, None,
-                                    tuple(c.tied), tuple(c.false_starts)))
+                                    tuple(c.tied), tuple(c.false_starts), tuple(c.voided)))
         _pass_turn(d, race.anchor)
         return
     winner = _seat(state, c.winner, "winner")
@@ -362,6 +371,16 @@ def _decide_cockroach(state: GameState, d: _Draft, c: DecideRace, race: Race) ->
     if winner in c.false_starts:
         raise IllegalCommand(f"winner seat {winner} made a false start and is out of this race: "
                              "pick the next valid press")
+    if winner in c.voided:
+        raise IllegalCommand(f"winner seat {winner} was voided (no matching card): "
+                             "the next valid press in line wins")
+    # Only the fastest leaves the card: the first ranked seat the table did not void (or a
+    # seat tied with it, when the judge drew the winner by lot).
+    contenders = [p for p in c.ranking if p not in c.voided and p not in c.false_starts]
+    fastest = [p for p in contenders if p in c.tied] if contenders and contenders[0] in c.tied else contenders[:1]
+    if winner not in fastest:
+        raise IllegalCommand(f"seat {winner} was not the fastest of ranking {tuple(c.ranking)!r}: "
+                             f"the winner must be seat {_list(tuple(fastest), 'or')}")
     card = c.card
     if card is None:
         raise IllegalCommand(f"the cockroach winner seat {winner} must name the card laid: "
@@ -372,7 +391,7 @@ def _decide_cockroach(state: GameState, d: _Draft, c: DecideRace, race: Race) ->
                              f"the card must carry the number {race.number}")
     _require_may_lay_moth(state, winner, card)
     d.events.append(RaceDecided(race.kind, tuple(c.ranking), winner, None, card,
-                                tuple(c.tied), tuple(c.false_starts)))
+                                tuple(c.tied), tuple(c.false_starts), tuple(c.voided)))
     d.hands[winner] -= 1
     d.discard = state.discard + (card,)
     d.events.append(CardPlayed(winner, card))
@@ -485,7 +504,8 @@ def _require_within_deck(state: GameState, player: int, penalty: Penalty) -> Non
         left = in_deck - on_pile - others
         if mine > left:
             raise BadPenalty(f"{name} {mine} for seat {player} is too many: the deck has {in_deck}, "
-                             f"{on_pile} are on the discard pile and {others} are entered for other "
+                             f"{on_pile} {'is' if on_pile == 1 else 'are'} on the discard pile and "
+                             f"{others} {'is' if others == 1 else 'are'} entered for other "
                              f"players, so at most {max(left, 0)} remain")
 
 

@@ -133,8 +133,6 @@ def test_actions_on_the_discard_pile_are_not_in_any_hand() -> None:
         run(state, EnterPenalty(3, 0, 4, 0))
 
 
-@pytest.mark.xfail(strict=True, reason="says '1 are on the discard pile' (the card-left message "
-                                       "already says '1 is')")
 def test_the_too_many_message_says_1_is_on_the_discard_pile() -> None:
     state = run(play(started(), "ant 4"), DeclareOut(1))
     state = run(state, EnterPenalty(0, 0, 7, 0), EnterPenalty(2, 0, 9, 0))

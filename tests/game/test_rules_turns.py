@@ -118,7 +118,7 @@ def test_a_card_whose_copies_are_all_on_the_discard_pile_cannot_be_played() -> N
 
 def test_a_card_the_deck_does_not_have_cannot_be_played() -> None:
     state = started(starter="number 3", rules=Rules(deck=house_deck(ant=[1, 0, 2, 1, 1])))
-    with pytest.raises(IllegalCommand, match=r"^there is no ant 2 left to play: the deck has 0\b"):
+    with pytest.raises(IllegalCommand, match=r"^this deck has no ant 2: check the card and enter it again$"):
         play(state, "ant 2")
 
 
@@ -284,12 +284,10 @@ def test_only_the_spider_player_gives() -> None:
 
 def test_the_spider_player_cannot_give_to_themselves() -> None:
     state = play(started(), "spider 4")
-    with pytest.raises(IllegalCommand, match=r"^seat 0 cannot give a card to themselves: give it to seat"):
+    with pytest.raises(IllegalCommand, match=r"^seat 0 cannot give a card to themselves: give it to one of seats"):
         run(state, GiveCard(0, 0))
 
 
-@pytest.mark.xfail(strict=True, reason="message lists the seats as 'seat 1, 2, 3' instead of "
-                                       "'seats 1, 2 and 3' as every other seat list does")
 def test_the_give_to_yourself_message_lists_the_other_seats_like_the_others() -> None:
     state = play(started(), "spider 4")
     with pytest.raises(IllegalCommand, match=r"give it to (one of )?seats 1, 2 (and|or) 3$"):
