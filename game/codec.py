@@ -24,42 +24,49 @@ from .variants import Rules, rules_from_mapping
 
 Record = Command | Event
 
-_TYPES: dict[str, type[Any]] = {t.__name__: t for t in (*COMMAND_TYPES, *EVENT_TYPES)}
+#: Type name -> class, for the records of a game log (engine commands and events).
+RECORD_TYPES: dict[str, type[Any]] = {t.__name__: t for t in (*COMMAND_TYPES, *EVENT_TYPES)}
 
 
 def is_command(record: object) -> bool:
     return isinstance(record, COMMAND_TYPES)
 
 
-def to_dict(record: Record) -> dict[str, Any]:
-    """The JSON-ready dict of a command or event."""
+def to_dict(record: Any) -> dict[str, Any]:
+    """The JSON-ready dict of a record (any frozen dataclass the decoder knows how to read)."""
     out: dict[str, Any] = {"type": type(record).__name__}
     for f in dataclasses.fields(record):
         out[f.name] = _encode(getattr(record, f.name))
     return out
 
 
-def dumps(record: Record) -> str:
-    """One JSON line (no newline) for a command or event."""
+def dumps(record: Any) -> str:
+    """One JSON line (no newline) for a record."""
     return json.dumps(to_dict(record), ensure_ascii=False, separators=(",", ":"))
 
 
-def loads(line: str) -> Record:
-    """Decode one JSON line; raises :class:`BadRecord` saying what is wrong."""
+def loads(line: str, types: dict[str, type[Any]] | None = None) -> Any:
+    """Decode one JSON line; raises :class:`BadRecord` saying what is wrong.
+
+    ``types`` is the registry of record classes by name (default: engine commands and events).
+    """
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise BadRecord(f"not valid JSON ({exc.msg} at column {exc.colno}): each line must be one JSON object") from None
-    return from_dict(data)
+    return from_dict(data, types)
 
 
-def from_dict(data: object) -> Record:
+def from_dict(data: object, types: dict[str, type[Any]] | None = None) -> Any:
+    """Decode a record dict (see :func:`loads`)."""
+    registry = RECORD_TYPES if types is None else types
     if not isinstance(data, dict):
         raise BadRecord(f"record {data!r} is not a JSON object: each line must be an object with a 'type'")
     name = data.get("type")
-    cls = _TYPES.get(name) if isinstance(name, str) else None
+    cls = registry.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise BadRecord(f"record type {name!r} is unknown: use a command or event name such as 'PlayCard'")
+        example = next(iter(registry))
+        raise BadRecord(f"record type {name!r} is unknown: use a name such as {example!r}")
     hints = _hints(cls)
     extra = sorted(set(data) - set(hints) - {"type"})
     if extra:
@@ -70,10 +77,9 @@ def from_dict(data: object) -> Record:
             raise BadRecord(f"{name} is missing field {field_name!r}")
         values[field_name] = _decode(data[field_name], hint, f"{name}.{field_name}")
     try:
-        record: Record = cls(**values)
+        return cls(**values)
     except GameError as exc:
         raise BadRecord(f"{name}: {exc}") from None
-    return record
 
 
 _HINTS: dict[type[Any], dict[str, Any]] = {}
@@ -98,7 +104,7 @@ def _encode(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return to_dict(value)  # type: ignore[arg-type]  # a nested command (Undone.command)
+        return to_dict(value)  # a nested record (Undone.command)
     return value
 
 
@@ -128,6 +134,8 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
         if not isinstance(value, str):
             return _bad(value, where, "a card such as 'ant 3'")
         return Card.parse(value)
+    if hint is float:
+        return value if type(value) in (int, float) else _bad(value, where, "a number")
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -138,7 +146,7 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
     raise AssertionError(f"no decoder for {hint!r} at {where}")
 
 
-def _nested(value: Any, options: list[Any], where: str) -> Record:
+def _nested(value: Any, options: list[Any], where: str) -> Any:
     record = from_dict(value)
     if not isinstance(record, tuple(options)):
         _bad(value, where, "a command record")

@@ -1,0 +1,154 @@
+"""What reaches the controller: button edges and GO from the input adapter, ticks of time, and
+console taps (touch or keys). Every input carries ``t_ns`` on the table's clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
+from ..variants import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time has passed: windows and race deadlines are checked against ``t_ns``."""
+
+    t_ns: int
+
+
+# --- console taps (touch, mouse or keys) --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """Start with the seated players (3 to 5)."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Configure:
+    """New house rules; only between games."""
+
+    rules: Rules
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Starter:
+    """The card the guard flipped to start the discard pile."""
+
+    card: Card
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The active player laid ``card``."""
+
+    card: Card
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The active player drew a card."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveTo:
+    """Spider: the giver gives to ``recipient`` (player index); None: only moths, nothing to give."""
+
+    recipient: int | None
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    """``player`` has no cards left."""
+
+    player: int
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """The cockroach race winner laid ``card``."""
+
+    card: Card
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """The cockroach race winner has no matching card: the next in line wins."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallCaught:
+    """``by`` calls Caught! from the console (only the guard's call counts)."""
+
+    by: int
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Accuse:
+    """The guard accuses ``accused`` (console instead of pressing the accused's button)."""
+
+    accused: int
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """The console overrides the vote: guilty or not."""
+
+    guilty: bool
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """Drop the dispute or call off the race in progress."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Cards left in ``player``'s hand at round end."""
+
+    player: int
+    moths: int
+    actions: int
+    numbers: int
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class UndoLast:
+    """Take back the last game command."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """After game over (or to abandon a game): back to seating."""
+
+    t_ns: int
+
+
+CONSOLE_TYPES = (StartGame, Configure, Starter, Play, Draw, GiveTo, Out, Laid, Void, CallCaught,
+                 Accuse, Rule, Cancel, Penalty, UndoLast, NewGame)
+Console = (StartGame | Configure | Starter | Play | Draw | GiveTo | Out | Laid | Void | CallCaught
+           | Accuse | Rule | Cancel | Penalty | UndoLast | NewGame)
+Hardware = Press | Release | CaughtPress | CaughtRelease | Go
+INPUT_TYPES = (Press, Release, CaughtPress, CaughtRelease, Go, Tick, *CONSOLE_TYPES)
+Input = Hardware | Tick | Console

@@ -1,0 +1,162 @@
+"""Races at the table: arm, a seeded random fore-period, GO from the adapter, judge, decide."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from ..cards import Card
+from ..engine import CancelRace, DecideRace
+from ..inputs import Go, Press, Release
+from ..judge import RaceResult, RaceSpec, Status, format_ms, judge
+from ..race import RaceKind
+from .context import Ctx
+from .effects import Arm, ScheduleGo, WakeAt
+from .state import RaceRun
+
+
+def race_seed(seed: int, number: int) -> int:
+    """The seed of race ``number`` of a session: its fore-period and any tie drawn by lot."""
+    return random.Random(f"{seed}:race:{number}").getrandbits(64)
+
+
+def arm(ctx: Ctx, run: int = 1) -> None:
+    """Arm the race the engine just started (or run it again after a tie)."""
+    t = ctx.table
+    race = t.game.race
+    assert race is not None
+    number = t.races + 1
+    s = t.settings
+    fore_ns = random.Random(race_seed(t.seed, number)).randint(s.fore_period_min_ns, s.fore_period_max_ns)
+    # A button already down at arming is reported now and judged as held at GO if still down.
+    held = [(player, t_ns) for seat, t_ns in t.held
+            if (player := t.player_of(seat)) is not None and player in race.eligible]
+    for player, _ in held:
+        ctx.say("stuck", player=t.name(player))
+    edges = tuple(Press(player, t_ns, s.clock) for player, t_ns in held)
+    go_due = t.now_t_ns + fore_ns
+    ctx.update(races=number, race=RaceRun(
+        number=number, kind=race.kind, active=race.actor, eligible=race.eligible,
+        armed_t_ns=t.now_t_ns, go_due_t_ns=go_due, edges=edges, run=run))
+    seats = tuple(t.seated[p] for p in race.eligible)
+    ctx.effects += [Arm(number, seats), ScheduleGo(number, go_due, seats), WakeAt(go_due)]
+    ctx.sound("ready")
+
+
+def on_go(ctx: Ctx, go: Go) -> None:
+    run = ctx.table.race
+    if run is None or run.go_t_ns is not None or go.t_ns < run.armed_t_ns:
+        ctx.say("ignored_input", what="GO")
+        return
+    ctx.update(race=replace(run, go_t_ns=go.t_ns))
+    ctx.sound("go")
+    ctx.effects.append(WakeAt(go.t_ns + ctx.table.settings.race_timeout_ns))
+    decide(ctx)
+
+
+def on_edge(ctx: Ctx, edge: Press | Release) -> None:
+    """A seat's button edge during a race (seat numbers are physical; the judge gets players)."""
+    t = ctx.table
+    run = t.race
+    assert run is not None
+    player = t.player_of(edge.player)
+    if player is None or run.result is not None:
+        return
+    moved = type(edge)(player, edge.t_ns, edge.clock)
+    ctx.update(race=replace(run, edges=run.edges + (moved,)))
+    decide(ctx)
+
+
+def decide(ctx: Ctx) -> None:
+    """Judge the race as it stands; act on a decision."""
+    t = ctx.table
+    run = t.race
+    if run is None or run.go_t_ns is None or run.result is not None:
+        return
+    result = judge_run(ctx, run)
+    if len(result.false_starts) > run.false_starts_heard:
+        ctx.sound("false_start")
+        run = replace(run, false_starts_heard=len(result.false_starts))
+        ctx.update(race=run)
+    if result.status is Status.PENDING:
+        if result.recheck_t_ns is not None:
+            ctx.effects.append(WakeAt(result.recheck_t_ns))
+        return
+    ctx.update(last_race=result, last_race_kind=run.kind)
+    if result.rerace:
+        ctx.say("race_tie", players=", ".join(t.name(p) for p in result.tied))
+        arm(ctx, run=run.run + 1)
+        return
+    if run.kind is RaceKind.SLAP:
+        _decide_slap(ctx, result)
+    elif result.winner is None:
+        number = t.game.race.number if t.game.race is not None else 0
+        ranking = tuple(p.player for p in result.ranking)
+        if ctx.engine(DecideRace(ranking, false_starts=_false_starts(result))):
+            ctx.say("cockroach_none", number=number)
+            ctx.update(race=None)
+    else:
+        # The winner must now show the card: the console taps it, or voids the winner.
+        ctx.update(race=replace(run, result=result))
+        ctx.sound("cockroach")
+
+
+def judge_run(ctx: Ctx, run: RaceRun) -> RaceResult:
+    s = ctx.table.settings
+    assert run.go_t_ns is not None
+    spec = RaceSpec(
+        kind=run.kind, players=ctx.table.players, active=run.active, eligible=run.eligible,
+        clock=s.clock, resolution_ns=s.resolution_ns, armed_t_ns=run.armed_t_ns, go_t_ns=run.go_t_ns,
+        timeout_ns=s.race_timeout_ns, lockout_ns=s.lockout_ns, settle_ns=s.settle_ns,
+        tie_policy=s.tie_policy, seed=race_seed(ctx.table.seed, run.number), voided=run.voided)
+    return judge(spec, run.edges, max(ctx.table.now_t_ns, run.go_t_ns))
+
+
+def _false_starts(result: RaceResult) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(f.player for f in result.false_starts))
+
+
+def _decide_slap(ctx: Ctx, result: RaceResult) -> None:
+    t = ctx.table
+    loser = result.loser
+    assert loser is not None
+    ranking = tuple(p.player for p in result.ranking)
+    command = DecideRace(ranking, loser=loser, tied=result.tied, false_starts=_false_starts(result))
+    if ctx.engine(command):
+        placing = next((p for p in result.ranking if p.player == loser), None)
+        reaction = format_ms(placing.reaction_ns) if placing else "—"
+        ctx.say("race_slap_result", loser=t.name(loser), reaction=reaction)
+        ctx.sound("slap")
+        ctx.update(race=None)
+
+
+def laid(ctx: Ctx, card: Card) -> None:
+    """The cockroach winner's card, tapped on the console."""
+    run = ctx.table.race
+    if run is None or run.result is None or run.result.winner is None:
+        ctx.say("ignored_input", what="the card laid")
+        return
+    result = run.result
+    winner = result.winner
+    assert winner is not None
+    ranking = tuple(p.player for p in result.ranking)
+    command = DecideRace(ranking, winner=winner, card=card, tied=result.tied,
+                         false_starts=_false_starts(result), voided=run.voided)
+    if ctx.engine(command):
+        ctx.say("cockroach_result", winner=ctx.table.name(winner), card=str(card))
+        ctx.update(race=None)
+
+
+def void(ctx: Ctx) -> None:
+    """The winner has no matching card: judge again without them; the next in line wins."""
+    run = ctx.table.race
+    if run is None or run.result is None or run.result.winner is None:
+        ctx.say("ignored_input", what="void")
+        return
+    ctx.update(race=replace(run, voided=run.voided + (run.result.winner,), result=None))
+    decide(ctx)
+
+
+def cancel(ctx: Ctx) -> None:
+    if ctx.engine(CancelRace()):
+        ctx.update(race=None)

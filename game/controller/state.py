@@ -1,0 +1,90 @@
+"""The controller's state: the engine's game plus what only the table knows (seats, the race
+being run, the dispute being voted, buttons held down)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..engine import GameState
+from ..inputs import Press, Release
+from ..judge import RaceResult
+from ..messages import Message
+from ..race import RaceKind
+from .settings import TableSettings
+
+
+class Stage(enum.Enum):
+    JOIN = "join"                  # press your button to take a seat
+    OLDEST = "oldest"              # the oldest player presses
+    DEAL = "deal"                  # the guard deals and flips the starter
+    PLAY = "play"                  # a turn: play (tap the card) or draw (press)
+    SPIDER = "spider"              # the spider's recipient presses
+    RACE = "race"                  # armed, GO, presses, judged
+    PICK = "pick"                  # Caught!: the guard presses the accused's button
+    VOTE = "vote"                  # the judges vote guilty by pressing
+    PENALTY = "penalty"            # round over: cards left per hand
+    GAME_OVER = "game-over"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRun:
+    """One run of a race (a tie re-runs it with ``run`` + 1). Seats here are player indices."""
+
+    number: int                        # races armed so far this session: seeds the fore-period
+    kind: RaceKind
+    active: int
+    eligible: tuple[int, ...]
+    armed_t_ns: int
+    go_due_t_ns: int
+    go_t_ns: int | None = None
+    edges: tuple[Press | Release, ...] = ()
+    voided: tuple[int, ...] = ()
+    result: RaceResult | None = None   # a decided cockroach race waiting for the card laid
+    run: int = 1
+    false_starts_heard: int = 0        # false starts already announced with a sound
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeRun:
+    """Caught!: the guard picks, then the judges vote. Seats are player indices."""
+
+    guard: int
+    deadline_t_ns: int
+    accused: int | None = None
+    votes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Everything the controller knows after the last input."""
+
+    settings: TableSettings
+    seed: int
+    stage: Stage
+    now_t_ns: int
+    seated: tuple[int, ...]                     # physical seats, clockwise; player i sits at seated[i]
+    game: GameState
+    message: Message
+    race: RaceRun | None = None
+    dispute: DisputeRun | None = None
+    held: tuple[tuple[int, int], ...] = ()      # (physical seat, press t_ns) of buttons held down
+    consumed: tuple[int, ...] = ()              # physical seats whose current hold was already used
+    pending_out: tuple[int, int] | None = None  # (player, deadline) waiting for confirmation
+    last_race: RaceResult | None = None         # the latest decided race, for the photo finish
+    last_race_kind: RaceKind | None = None
+    races: int = 0                              # races armed this session
+
+    @property
+    def players(self) -> int:
+        return len(self.seated)
+
+    def player_of(self, seat: int) -> int | None:
+        """The player index of a physical seat, or None if nobody sits there."""
+        try:
+            return self.seated.index(seat)
+        except ValueError:
+            return None
+
+    def name(self, player: int) -> str:
+        return self.settings.name(self.seated[player])

@@ -1,0 +1,182 @@
+"""A simulated table pressing buttons: a bot game (``simulate_game``) acted out as the presses,
+ticks and console taps people would make, fed to the table controller.
+
+``table_script`` is a generator: it yields the next input and is sent back the controller's
+:class:`~game.controller.Step` for it (GO times and decisions come from the controller, as they
+would from the real rig). It is deterministic for a seed, so a game killed half-way is resumed
+by replaying the logged inputs through it and carrying on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ..controller import ScheduleGo, Step, TableSettings, Tick
+from ..controller import inputs as console
+from ..controller.inputs import Input
+from ..engine import (
+    COMMAND_TYPES, Accuse, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty, GiveCard, NewGame,
+    PlayCard, StartRound, Verdict,
+)
+from ..inputs import CaughtPress, Go, Press, Release
+from ..variants import Rules
+from .play import simulate_game
+
+MS = 1_000_000
+#: Where the simulated clock starts: about 17 minutes of "uptime".
+T0_NS = 1_000_000 * MS
+
+Script = Generator[Input, Step, None]
+Acting = Generator[Input, Step, None]
+
+
+class ScriptError(AssertionError):
+    """The controller did something other than what the bot game did: a bug, not bad input."""
+
+
+def game_commands(players: int, seed: int, rules: Rules) -> list[Command]:
+    """The engine commands of the bot game the table acts out."""
+    report = simulate_game(players, seed, rules, keep_log=True)
+    return [r for r in report.log if isinstance(r, COMMAND_TYPES)]
+
+
+def table_script(players: int, seed: int, settings: TableSettings) -> Script:
+    """Yield the inputs of a whole game; expects each input's Step to be sent back."""
+    actor = _Actor(settings)
+    for command in game_commands(players, seed, settings.rules):
+        actor.produced = []
+        yield from actor.act(command)
+        if not any(_same(command, made) for made in actor.produced):
+            raise ScriptError(f"the table did not {command!r}; it did {actor.produced!r}")
+
+
+class _Actor:
+    """The people at the simulated table: one clock, and what the controller last asked for."""
+
+    def __init__(self, settings: TableSettings) -> None:
+        self.s = settings
+        self.t_ns = T0_NS
+        self.go_t_ns: int | None = None     # GO time of the race the controller armed last
+        self.armed_t_ns = T0_NS
+        self.produced: list[Command] = []
+        self.last: Step | None = None
+
+    def after(self, ms: int) -> int:
+        self.t_ns += ms * MS
+        return self.t_ns
+
+    def feed(self, event: Input) -> Acting:
+        step = yield event
+        self.last = step
+        self.produced.extend(step.commands)
+        for effect in step.effects:
+            if isinstance(effect, ScheduleGo):
+                self.go_t_ns, self.armed_t_ns = effect.t_ns, self.t_ns
+
+    def tap(self, seat: int, hold_ms: int = 120) -> Acting:
+        yield from self.feed(Press(seat, self.after(400), self.s.clock))
+        yield from self.feed(Release(seat, self.after(hold_ms), self.s.clock))
+
+    def act(self, command: Command) -> Acting:
+        s = self.s
+        if isinstance(command, NewGame):
+            for seat in range(command.players):
+                yield from self.tap(seat)
+            yield from self.feed(console.StartGame(self.after(500)))
+            yield from self.tap(command.oldest)
+        elif isinstance(command, StartRound):
+            yield from self.feed(console.Starter(command.starter, self.after(3_000)))
+        elif isinstance(command, PlayCard):
+            yield from self.feed(console.Play(command.card, self.after(1_500)))
+        elif isinstance(command, DrawCard):
+            yield from self.tap(command.player)
+        elif isinstance(command, GiveCard):
+            if command.recipient is None:
+                yield from self.feed(console.GiveTo(None, self.after(800)))
+            else:
+                yield from self.tap(command.recipient)
+        elif isinstance(command, DecideRace):
+            yield from self.race(command)
+        elif isinstance(command, CancelRace):
+            yield from self.feed(console.Cancel(self.after(300)))
+        elif isinstance(command, Accuse):
+            yield from self.feed(CaughtPress(self.after(700), s.clock))
+            yield from self.tap(command.accused)
+        elif isinstance(command, Verdict):
+            yield from self.vote(command.guilty)
+        elif isinstance(command, DeclareOut):
+            yield from self.declare_out(command.player)
+        elif isinstance(command, EnterPenalty):
+            yield from self.feed(console.Penalty(command.player, command.moths, command.actions,
+                                                 command.numbers, self.after(2_000)))
+        else:
+            raise ScriptError(f"no table action for {command!r}")
+
+    def race(self, command: DecideRace) -> Acting:
+        """False starters jump before GO; the others press in the bot game's order after it."""
+        s = self.s
+        go_t = self.go_t_ns
+        if go_t is None:
+            raise ScriptError(f"{command!r} but the controller never scheduled GO")
+        self.go_t_ns = None
+        edges: list[Press | Release] = []
+        for i, player in enumerate(command.false_starts):
+            t = self.armed_t_ns + (100 + 10 * i) * MS  # after arming, before GO
+            edges += [Press(player, t, s.clock), Release(player, t + 100 * MS, s.clock)]
+        for i, player in enumerate(command.ranking):
+            t = go_t + (180 + 40 * i) * MS
+            edges += [Press(player, t, s.clock), Release(player, t + 90 * MS, s.clock)]
+        edges.sort(key=lambda e: e.t_ns)
+        for edge in (e for e in edges if e.t_ns < go_t):
+            yield from self.feed(edge)
+        yield from self.feed(Go(go_t, s.clock))
+        for edge in (e for e in edges if e.t_ns >= go_t):
+            yield from self.feed(edge)
+        self.t_ns = max(self.t_ns, go_t, *(e.t_ns for e in edges))
+        if command.winner is not None:
+            # A cockroach is decided once the settle window after the first press has passed;
+            # then the winner shows the card they laid.
+            yield from self.feed(Tick(self.after(s.settle_ns // MS + 1)))
+            assert command.card is not None
+            yield from self.feed(console.Laid(command.card, self.after(1_000)))
+        elif not command.ranking or (command.loser is not None and command.loser not in command.ranking):
+            # Nobody (else) pressed: the race is decided at its timeout.
+            self.t_ns = max(self.t_ns, go_t + s.race_timeout_ns)
+            yield from self.feed(Tick(self.after(1)))
+
+    def vote(self, guilty: bool) -> Acting:
+        """Guilty: just enough judges press for a majority. Not guilty: nobody votes in time."""
+        if not guilty:
+            self.t_ns += self.s.vote_window_ns
+            yield from self.feed(Tick(self.after(1)))
+            return
+        yield from self.feed(Tick(self.after(1)))
+        assert self.last is not None
+        table = self.last.table
+        dispute = table.dispute
+        assert dispute is not None and dispute.accused is not None
+        judges = [p for p in range(table.players) if p not in (dispute.guard, dispute.accused)]
+        for judge in judges[: len(judges) // 2 + 1]:
+            yield from self.tap(table.seated[judge], hold_ms=100)
+
+    def declare_out(self, player: int) -> Acting:
+        """A long press of one's own button, then a short press to confirm (the console while a
+        spider gift is due, since a press then names the gift's recipient)."""
+        yield from self.feed(Tick(self.after(300)))
+        assert self.last is not None
+        if self.last.table.stage.value == "spider":
+            yield from self.feed(console.Out(player, self.after(500)))
+            return
+        yield from self.feed(Press(player, self.after(400), self.s.clock))
+        yield from self.feed(Tick(self.after(self.s.long_press_ns // MS + 1)))
+        yield from self.feed(Release(player, self.after(100), self.s.clock))
+        yield from self.tap(player, hold_ms=100)
+
+
+def _same(wanted: Command, made: Command) -> bool:
+    """The controller's command does what the bot game's did (race evidence may differ)."""
+    if isinstance(wanted, DecideRace) and isinstance(made, DecideRace):
+        return (wanted.winner, wanted.loser, wanted.card) == (made.winner, made.loser, made.card)
+    if isinstance(wanted, NewGame) and isinstance(made, NewGame):
+        return (wanted.players, wanted.oldest) == (made.players, made.oldest)
+    return wanted == made
