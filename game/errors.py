@@ -67,3 +67,7 @@ class BadInputEvent(GameError, ValueError):
 
 class BadRace(GameError, ValueError):
     """A race description the judge cannot judge (unknown seat, missing GO time, ...)."""
+
+
+class BadTableLog(GameError, ValueError):
+    """A table log (SQLite) that cannot be resumed: another version, another game, or damaged."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .engine import Event, GameState
 from .engine.events import (
     AccusationRejected, AccusationUpheld, Accused, CardDrawn, CardGiven, CardPlayed,
@@ -12,12 +14,16 @@ from .engine.events import (
 from .race import RaceKind
 
 
-def seat(p: int) -> str:
+def seat_name(p: int) -> str:
     return f"seat {p}"
 
 
-def describe(event: Event) -> str | None:
-    """A sentence for ``event``, or None for events too small to narrate (a turn starting)."""
+def describe(event: Event, name: Callable[[int], str] = seat_name) -> str | None:
+    """A sentence for ``event``, or None for events too small to narrate (a turn starting).
+
+    ``name`` turns a seat into what the table calls that player.
+    """
+    seat = name
     match event:
         case GameStarted(players=n, oldest=o, rules=rules):
             house = ", ".join(f"{k} {v}" for k, v in rules.variants().items())
@@ -43,7 +49,7 @@ def describe(event: Event) -> str | None:
         case GiftSkipped(player=p):
             return f"{seat(p)} holds only moths and has nothing they may give."
         case RaceArmed(kind=RaceKind.SLAP, actor=a, eligible=e):
-            return f"Mosquito! Everyone but {seat(a)} slaps at GO: {', '.join(map(str, e))}."
+            return f"Mosquito! Everyone but {seat(a)} slaps at GO: {', '.join(map(seat, e))}."
         case RaceArmed(kind=RaceKind.COCKROACH, number=n):
             return f"Cockroach! Race to lay a {n} at GO."
         case RaceDecided(kind=RaceKind.SLAP, loser=l, tied=t):

@@ -1,0 +1,124 @@
+"""``cheating-moth table``: a whole game played through the table controller by simulated
+players pressing buttons (no screen); ``--db`` logs it and resumes it after a crash."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..controller import Notice, Stage, Step, Table, TableSettings, new_table, step
+from ..controller.resume import resume
+from ..errors import BadTableLog
+from ..narrate import describe, standings_table
+from ..sim.presses import T0_NS, table_script
+from .options import add_config, fail, players_arg, rules_from_args
+from .tablelog import TableLog
+
+HELP = "play a whole game through the table controller with simulated players pressing buttons"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--input", choices=("sim",), default="sim",
+                        help="sim: simulated players press the buttons (the only input without a screen)")
+    parser.add_argument("--players", type=players_arg, default=4, help="3 to 5 (default 4)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
+    parser.add_argument("--db", metavar="PATH",
+                        help="SQLite log: every input is written before it takes effect; an "
+                             "unfinished game in it is resumed")
+    parser.add_argument("--json", action="store_true", help="print one JSON summary at the end")
+    add_config(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = TableSettings(seats=args.players, clock="sim", rules=rules_from_args(args))
+    seed, players = args.seed, args.players
+    log: TableLog | None = None
+    if args.db:
+        try:
+            log = TableLog.open(args.db, settings, seed, T0_NS)
+        except BadTableLog as exc:
+            fail(str(exc))
+        settings, seed = log.settings, log.seed
+        players = settings.seats
+        if log.dropped:
+            _say(args, f"note: {log.dropped}")
+    try:
+        table, steps = _play(args, settings, seed, players, log)
+    except BadTableLog as exc:
+        fail(str(exc))
+    finally:
+        if log is not None:
+            log.close()
+    if args.json:
+        print(json.dumps(_summary(table, steps, seed), indent=2))
+    else:
+        print(f"Final standings (penalty points, lowest wins):\n{standings_table(table.game)}")
+    return 0
+
+
+def _play(args: argparse.Namespace, settings: TableSettings, seed: int, players: int,
+          log: TableLog | None) -> tuple[Table, int]:
+    script = table_script(players, seed, settings)
+    logged = log.steps if log is not None else []
+    table = resume(settings, seed, T0_NS, logged)
+    if table.stage is Stage.GAME_OVER:
+        _say(args, f"The game in {args.db} is already over ({len(logged)} logged steps).")
+        return table, len(logged)
+    # The simulated players act the game out from the start; the logged part is replayed.
+    replay = new_table(settings, seed, T0_NS)
+    event = next(script)
+    for number, entry in enumerate(logged, start=1):
+        if event != entry.input:
+            raise BadTableLog(f"step {number} of the log is {entry.input!r} but this game's players "
+                              f"did {event!r} there: the log is of another game")
+        made = step(replay, event)
+        replay = made.table
+        event = script.send(made)
+    if logged:
+        _say(args, f"Resumed the game in {args.db} after {len(logged)} logged steps "
+                   f"(round {table.game.round}, stage {table.stage.value}).")
+    else:
+        _say(args, f"Cheating Moth table, {players} simulated players, seed {seed}")
+    steps = len(logged)
+    while True:
+        made = step(table, event)
+        if log is not None:
+            log.append(event, made)  # on disk before anything is shown or done
+        steps += 1
+        _tell(args, made)
+        table = made.table
+        if table.stage is Stage.GAME_OVER:
+            return table, steps
+        try:
+            event = script.send(made)
+        except StopIteration:
+            return table, steps
+
+
+def _tell(args: argparse.Namespace, made: Step) -> None:
+    if args.json:
+        return
+    lines = [describe(e, made.table.name) for e in made.events]
+    lines += [e.message.render() for e in made.effects if isinstance(e, Notice)]
+    for line in lines:
+        if line:
+            print(f"  {line}", flush=True)
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    if not args.json:
+        print(text, flush=True)
+
+
+def _summary(table: Table, steps: int, seed: int) -> dict[str, Any]:
+    game = table.game
+    return {
+        "seed": seed,
+        "players": table.players,
+        "steps": steps,
+        "stage": table.stage.value,
+        "rounds": len(game.scores),
+        "standings": [{"player": s.player, "name": table.name(s.player), "total": s.total,
+                       "moths": s.moths, "place": s.place} for s in game.standings()],
+    }
