@@ -7,6 +7,7 @@ the real pile), so a disagreement between the two is caught at the step that cau
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -300,10 +301,11 @@ class _Game:
                 f"real draw={len(table.draw)} discard={len(table.discard)}")
         if s.discard[-1] != table.top:
             raise ConservationError(f"seed {self.seed}: engine top {s.discard[-1]}, real top {table.top}")
-        for p, (official, hand, cheated) in enumerate(zip(s.hands, table.hands, table.cheated)):
-            # The official count exceeds the real one by exactly the cards cheated away.
-            if official - len(hand) != len(cheated):
-                raise ConservationError(
-                    f"seed {self.seed}: seat {p} official {official}, real {len(hand)}, "
-                    f"cheated {len(cheated)}")
+        # The official count exceeds the real one by exactly the cards cheated away.
+        expected = tuple(map(operator.add, map(len, table.hands), map(len, table.cheated)))
+        if expected != s.hands:
+            p = next(p for p in range(self.players) if expected[p] != s.hands[p])
+            raise ConservationError(
+                f"seed {self.seed}: seat {p} official {s.hands[p]}, real {len(table.hands[p])}, "
+                f"cheated {len(table.cheated[p])}")
 
