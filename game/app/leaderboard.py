@@ -1,0 +1,117 @@
+"""The café's leaderboard: finished games in SQLite, ranked for today, this week and all time.
+
+Times are wall-clock (Unix ns, stamped by the app when a game ends); "today" and "this week"
+are taken in the local time zone of the ``now`` the caller passes, so tests choose them. The
+table keeps at most ``max_games`` games: the oldest are dropped, so the file stays small.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from ..errors import BadTableLog
+
+DEFAULT_MAX_GAMES = 5_000
+
+
+class Period(enum.Enum):
+    TODAY = "today"
+    WEEK = "week"
+    ALL = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    finished_unix_ns: int
+    seed: int
+    names: tuple[str, ...]        # by player
+    totals: tuple[int, ...]       # penalty points by player
+    winners: tuple[int, ...]      # players in first place
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One name on the board: lowest average penalty first, then more wins."""
+
+    name: str
+    games: int
+    wins: int
+    best: int                     # lowest game total
+    average: float
+
+
+class Leaderboard:
+    def __init__(self, path: str | Path, max_games: int = DEFAULT_MAX_GAMES) -> None:
+        self.path = Path(path)
+        self.max_games = max_games
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                "finished_unix_ns INTEGER NOT NULL, seed INTEGER NOT NULL, names TEXT NOT NULL, "
+                "totals TEXT NOT NULL, winners TEXT NOT NULL)")
+            self._db.execute("CREATE INDEX IF NOT EXISTS games_time ON games(finished_unix_ns)")
+        except sqlite3.DatabaseError as exc:
+            raise BadTableLog(f"{self.path} is not a leaderboard this rig can read ({exc}): "
+                              "move it aside or reset the leaderboard") from None
+
+    def record(self, game: FinishedGame) -> None:
+        self._db.execute("BEGIN")
+        self._db.execute(
+            "INSERT INTO games(finished_unix_ns, seed, names, totals, winners) VALUES (?, ?, ?, ?, ?)",
+            (game.finished_unix_ns, game.seed, json.dumps(game.names), json.dumps(game.totals),
+             json.dumps(game.winners)))
+        self._db.execute(
+            "DELETE FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY finished_unix_ns DESC, "
+            "id DESC LIMIT ?)", (self.max_games,))
+        self._db.execute("COMMIT")
+
+    def games(self, since_unix_ns: int = 0) -> list[FinishedGame]:
+        rows = self._db.execute(
+            "SELECT finished_unix_ns, seed, names, totals, winners FROM games "
+            "WHERE finished_unix_ns >= ? ORDER BY finished_unix_ns", (since_unix_ns,)).fetchall()
+        return [FinishedGame(t, seed, tuple(json.loads(n)), tuple(json.loads(tot)), tuple(json.loads(w)))
+                for t, seed, n, tot, w in rows]
+
+    def board(self, period: Period, now: datetime, limit: int = 10) -> list[Row]:
+        """The ranking for ``period`` as seen at ``now`` (an aware datetime in the café's zone)."""
+        return rank(self.games(_since(period, now)), limit)
+
+    def last(self) -> FinishedGame | None:
+        found = self.games()
+        return found[-1] if found else None
+
+    def reset(self) -> None:
+        self._db.execute("DELETE FROM games")
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _since(period: Period, now: datetime) -> int:
+    if now.tzinfo is None:
+        raise ValueError(f"now {now!r} has no time zone: pass an aware datetime")
+    if period is Period.ALL:
+        return 0
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    start = midnight if period is Period.TODAY else midnight - timedelta(days=now.weekday())
+    return int(start.timestamp()) * 1_000_000_000
+
+
+def rank(games: list[FinishedGame], limit: int = 10) -> list[Row]:
+    stats: dict[str, list[int]] = {}
+    wins: dict[str, int] = {}
+    for game in games:
+        for player, (name, total) in enumerate(zip(game.names, game.totals)):
+            stats.setdefault(name, []).append(total)
+            wins[name] = wins.get(name, 0) + (player in game.winners)
+    rows = [Row(name, len(t), wins[name], min(t), sum(t) / len(t)) for name, t in stats.items()]
+    rows.sort(key=lambda r: (r.average, -r.wins, r.name))
+    return rows[:limit]

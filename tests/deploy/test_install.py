@@ -1,0 +1,91 @@
+"""The kiosk installer in a throwaway root: the files it writes, idempotence, uninstall, and the
+systemd unit checked by systemd itself."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL = REPO / "deploy" / "install.py"
+
+
+def install(root: Path, *args: str) -> str:
+    out = subprocess.run([sys.executable, str(INSTALL), "--root", str(root), *args],
+                         capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_install_writes_the_unit_config_and_data_dir(tmp_path: Path) -> None:
+    out = install(tmp_path)
+    assert set(files(tmp_path)) == {
+        "etc/cheating-moth/config.toml",
+        "etc/systemd/system/cheating-moth.service",
+        "opt/cheating-moth/README.md",
+    }
+    assert (tmp_path / "var/lib/cheating-moth").is_dir()
+    unit = (tmp_path / "etc/systemd/system/cheating-moth.service").read_text()
+    for line in ("Type=notify", "WatchdogSec=10", "Restart=always", "StartLimitAction=reboot",
+                 "Conflicts=getty@tty1.service", "TTYPath=/dev/tty1", "StandardInput=tty-force",
+                 "User=cheating-moth", "After=sound.target systemd-user-sessions.service",
+                 "Environment=SDL_VIDEODRIVER=kmsdrm SDL_AUDIODRIVER=alsa PYTHONUNBUFFERED=1"):
+        assert line in unit.splitlines()
+    # System commands are listed, not run, under --root.
+    for command in ("apt-get install -y --no-install-recommends python3-venv",
+                    "useradd --system --home-dir /var/lib/cheating-moth",
+                    "usermod --append --groups gpio cheating-moth",
+                    "usermod --append --groups dialout cheating-moth",
+                    "systemctl enable cheating-moth.service"):
+        assert command in out
+
+
+def test_running_it_again_changes_nothing_and_keeps_the_config(tmp_path: Path) -> None:
+    install(tmp_path)
+    config = tmp_path / "etc/cheating-moth/config.toml"
+    config.write_text('[rules]\ntop-tie = "fewest-moths"\n')
+    (tmp_path / "var/lib/cheating-moth/leaderboard.db").write_bytes(b"games")
+    before = files(tmp_path)
+    out = install(tmp_path)
+    assert files(tmp_path) == before
+    assert "kept" in out and str(config) in out
+
+
+def test_uninstall_keeps_config_and_data_unless_purged(tmp_path: Path) -> None:
+    install(tmp_path)
+    (tmp_path / "var/lib/cheating-moth/leaderboard.db").write_bytes(b"games")
+    out = install(tmp_path, "--uninstall")
+    left = set(files(tmp_path))
+    assert left == {"etc/cheating-moth/config.toml", "var/lib/cheating-moth/leaderboard.db"}
+    assert "systemctl disable --now cheating-moth.service" in out
+    install(tmp_path, "--uninstall", "--purge")
+    assert files(tmp_path) == {}
+
+
+def test_purge_alone_is_refused(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, str(INSTALL), "--root", str(tmp_path), "--purge"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "--purge goes with --uninstall" in result.stderr
+
+
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is missing: install Debian's systemd package to run this check")
+    install(tmp_path)
+    unit = (tmp_path / "etc/systemd/system/cheating-moth.service").read_text()
+    # systemd checks that ExecStart is executable: point it at this checkout's own entry point.
+    entry = Path(sys.executable).with_name("cheating-moth")
+    assert entry.exists()
+    checked = tmp_path / "cheating-moth.service"
+    checked.write_text(unit.replace("/opt/cheating-moth/venv/bin/cheating-moth", str(entry)))
+    result = subprocess.run([analyze, "verify", "--man=no", str(checked)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == "", result.stderr   # no unknown keys, no warnings
