@@ -41,6 +41,7 @@ ENGLISH: dict[str, str] = {
     "race_go": "GO!",
     "race_slap_result": "{loser} was slowest ({reaction}): everyone gives {loser} one card.",
     "race_tie": "Tie between {players}: the race runs again.",
+    "race_rearmed": "The race runs again from the start.",
     "cockroach_card": "{winner} was fastest ({reaction}): tap the card {winner} laid on the {number}, or void if it does not match.",
     "cockroach_none": "Nobody laid a {number}: play goes on.",
     "cockroach_result": "{winner}'s {card} stays; everyone else takes their card back.",

@@ -121,6 +121,14 @@ class Cancel:
 
 
 @dataclass(frozen=True, slots=True)
+class Rearm:
+    """Run the race in progress again from arming: its presses so far are void. For an input
+    adapter that lost presses (a board unplugged mid-race) or an app restarted mid-race."""
+
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class Penalty:
     """Cards left in ``player``'s hand at round end."""
 
@@ -146,9 +154,9 @@ class NewGame:
 
 
 CONSOLE_TYPES = (StartGame, Configure, Starter, Play, Draw, GiveTo, Out, Laid, Void, CallCaught,
-                 Accuse, Rule, Cancel, Penalty, UndoLast, NewGame)
+                 Accuse, Rule, Cancel, Rearm, Penalty, UndoLast, NewGame)
 Console = (StartGame | Configure | Starter | Play | Draw | GiveTo | Out | Laid | Void | CallCaught
-           | Accuse | Rule | Cancel | Penalty | UndoLast | NewGame)
+           | Accuse | Rule | Cancel | Rearm | Penalty | UndoLast | NewGame)
 Hardware = Press | Release | CaughtPress | CaughtRelease | Go
 INPUT_TYPES = (Press, Release, CaughtPress, CaughtRelease, Go, Tick, *CONSOLE_TYPES)
 Input = Hardware | Tick | Console

@@ -88,6 +88,9 @@ def _dispatch(ctx: Ctx, event: Input) -> None:
         disputes.drop(ctx)
     elif isinstance(event, console.Cancel) and t.stage is Stage.RACE:
         races.cancel(ctx)
+    elif isinstance(event, console.Rearm) and t.stage is Stage.RACE and t.race is not None:
+        ctx.say("race_rearmed")
+        races.arm(ctx, run=t.race.run + 1)
     else:
         _console(ctx, event)
 

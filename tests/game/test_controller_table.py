@@ -217,3 +217,18 @@ def test_console_taps_out_of_place_are_ignored(rig: Rig) -> None:
     rig.tap_console(console.Laid, card("ant 4"))
     assert rig.notices()[-2:] == ["ignored_input", "ignored_input"]
     assert rig.stage is Stage.PLAY
+
+
+def test_a_race_can_be_rearmed_and_earlier_presses_are_void(rig: Rig) -> None:
+    rig.play("mosquito 4")
+    go = rig.go()
+    rig.press(1, go + 200 - rig.t)         # Bea slaps, then the input is lost...
+    rig.release(1)
+    rig.tap_console(console.Rearm)
+    assert rig.notices()[-1] == "race_rearmed"
+    assert [e.race for e in rig.effects if isinstance(e, ScheduleGo)] == [1, 2]
+    assert rig.table.race is not None and rig.table.race.edges == () and rig.table.race.go_t_ns is None
+    go = rig.go()
+    rig.press(2, go + 150 - rig.t)
+    rig.press(1, 40)
+    assert [c for c in rig.commands if isinstance(c, DecideRace)][-1].loser == 1
