@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import Card, Kind
+from ..cards import Kind
 from ..engine import (
     HAND_SIZE, Accuse, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty, Event, GameState,
     GiveCard, NewGame, Phase, PlayCard, StartRound, Verdict, apply,

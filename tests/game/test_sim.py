@@ -72,16 +72,16 @@ def test_a_lost_card_is_caught() -> None:
 
 def test_an_engine_that_miscounts_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """If the engine forgot to move a card, the simulation's cross-check fails at that step."""
-    import game.engine.rules as rules
+    import game.engine.steps as steps
 
-    real = rules._draw
+    real = steps.draw
 
-    def forgetful_draw(d: rules._Draft, player: int) -> None:
+    def forgetful_draw(d: steps.Draft, player: int) -> None:
         real(d, player)
         if d.draw_pile > 10:
             d.draw_pile += 1  # the engine "forgets" the card left the pile
 
-    monkeypatch.setattr(rules, "_draw", forgetful_draw)
+    monkeypatch.setattr(steps, "draw", forgetful_draw)
     summary = run_games(4, 3, seed=1, play=lambda n, s: simulate_game(n, s))
     assert not summary.all_cards_conserved
     assert len(summary.conservation_failures) == 3

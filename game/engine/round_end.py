@@ -1,0 +1,85 @@
+"""The end of a round: going out, penalty entry checked against the counts and the deck,
+scoring, the next guard, game over."""
+
+from __future__ import annotations
+
+from ..cards import Kind
+from ..errors import BadPenalty, IllegalCommand
+from ..variants import GuardNextRound
+from . import steps
+from .commands import DeclareOut, EnterPenalty
+from .events import GameOver, GuardChanged, PenaltyEntered, RoundScored
+from .scoring import winners
+from .state import GameState, Penalty, Phase
+
+def declare_out(state: GameState, d: steps.Draft, c: DeclareOut) -> None:
+    player = steps.check_seat(state, c.player, "player")
+    if player == state.guard and not state.guard_changed:
+        # This guard has held the Guard Bug all round and cannot have cheated, so the
+        # official count is the real one.
+        raise IllegalCommand(f"seat {player} is the guard and still holds {state.hands[player]} "
+                             "cards: the guard cannot cheat, so must play them all to go out")
+    steps.end_round(d, (player,))
+
+
+def enter_penalty(state: GameState, d: steps.Draft, c: EnterPenalty) -> None:
+    player = steps.check_seat(state, c.player, "player")
+    if player in state.out:
+        raise BadPenalty(f"seat {player} went out this round and scores 0: enter penalties for seats "
+                         f"{steps.seat_list(tuple(p for p in state.seats if p not in state.out))}")
+    counts = {"moths": c.moths, "actions": c.actions, "numbers": c.numbers}
+    for name, value in counts.items():
+        if type(value) is not int or value < 0:
+            raise BadPenalty(f"{name} {value!r} for seat {player} is not valid: enter a whole number 0 or more")
+    penalty = Penalty(c.moths, c.actions, c.numbers)
+    official = state.hands[player]
+    if penalty.cards > official:
+        raise BadPenalty(f"seat {player} cannot hold {penalty.cards} cards: officially they hold "
+                         f"{official} (cheating only makes a hand smaller)")
+    if player == state.guard and not state.guard_changed and penalty.cards != official:
+        raise BadPenalty(f"seat {player} was the guard all round and cannot have cheated: enter "
+                         f"exactly {official} cards, not {penalty.cards}")
+    require_within_deck(state, player, penalty)
+    entries = list(state.entries)
+    entries[player] = penalty
+    d.entries = tuple(entries)
+    d.events.append(PenaltyEntered(player, c.moths, c.actions, c.numbers, penalty.points))
+    if all(e is not None for e in d.entries):
+        score_round(state, d)
+
+
+def require_within_deck(state: GameState, player: int, penalty: Penalty) -> None:
+    """All hands together cannot hold more of a class than the deck minus the discard pile."""
+    deck = state.rules.deck
+    pile = state.discard
+    for name, in_deck, on_pile in (
+        ("moths", deck.moths, sum(1 for card in pile if card.kind is Kind.MOTH)),
+        ("actions", deck.actions, sum(1 for card in pile if card.kind.is_action)),
+        ("numbers", deck.numbers, sum(1 for card in pile if card.kind is Kind.NUMBER)),
+    ):
+        others = sum(getattr(e, name) for p, e in enumerate(state.entries) if e is not None and p != player)
+        mine = getattr(penalty, name)
+        left = in_deck - on_pile - others
+        if mine > left:
+            raise BadPenalty(f"{name} {mine} for seat {player} is too many: the deck has {in_deck}, "
+                             f"{on_pile} {'is' if on_pile == 1 else 'are'} on the discard pile and "
+                             f"{others} {'is' if others == 1 else 'are'} entered for other "
+                             f"players, so at most {max(left, 0)} remain")
+
+
+def score_round(state: GameState, d: steps.Draft) -> None:
+    row = tuple(e if e is not None else Penalty() for e in d.entries)
+    d.scores = state.scores + (row,)
+    finished = GameState(players=state.players, rules=state.rules, scores=d.scores)
+    totals = finished.totals
+    d.events.append(RoundScored(d.round, tuple(e.points for e in row), totals))
+    if d.round >= d.players:
+        d.phase = Phase.GAME_OVER
+        d.events.append(GameOver(totals, winners(finished)))
+        return
+    d.phase = Phase.ROUND_SETUP
+    if state.rules.guard_next_round is GuardNextRound.ROTATE_LEFT:
+        new_guard = (d.guard + 1) % d.players
+        d.events.append(GuardChanged(d.guard, new_guard))
+        d.guard = new_guard
+    d.active = d.guard
