@@ -1,0 +1,98 @@
+"""One sentence per engine event, in any of the five languages (:mod:`game.narrate` is the
+English of this). Events too small to tell (a turn starting) give None."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..engine import Event
+from ..engine.events import (
+    AccusationRejected, AccusationUpheld, Accused, CardDrawn, CardGiven, CardPlayed,
+    DiscardReshuffled, DisputeCancelled, GameOver, GameStarted, GiftDue, GiftSkipped,
+    GuardChanged, NothingToDraw, PenaltyEntered, RaceArmed, RaceCancelled, RaceDecided,
+    RoundEnded, RoundScored, RoundStarted, StarterFlipped, TurnStarted, Undone,
+)
+from ..cards import Card
+from ..race import RaceKind
+from .lookup import card_name, text
+
+
+def seat_name(p: int) -> str:
+    return f"seat {p}"
+
+
+def event_text(event: Event, name: Callable[[int], str] = seat_name, lang: str = "en") -> str | None:
+    """A sentence for ``event`` in ``lang``; ``name`` turns a seat into what the table calls
+    that player. Raises AssertionError for an event it does not know."""
+    key_params = _key_params(event, name, lang)
+    if key_params is None:
+        return None
+    key, params = key_params
+    return text(lang, key, **params)
+
+
+def _card(lang: str, card: Card) -> str:
+    return str(card) if lang == "en" else card_name(lang, card)
+
+
+def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[str, dict[str, str | int]] | None:
+    match event:
+        case GameStarted(players=n, oldest=o, rules=rules):
+            house = ", ".join(f"{k} {v}" for k, v in rules.variants().items())
+            return "ev_game_started", {"players": n, "oldest": seat(o), "house": house}
+        case RoundStarted(round=r, guard=g, hand_size=h, draw_pile=d):
+            return "ev_round_started", {"round": r, "guard": seat(g), "hand": h, "draw": d}
+        case StarterFlipped(card=c):
+            return ("ev_starter_action" if c.kind.is_action else "ev_starter"), {"card": _card(lang, c)}
+        case TurnStarted():
+            return None
+        case CardPlayed(player=p, card=c):
+            return "ev_played", {"player": seat(p), "card": _card(lang, c)}
+        case CardDrawn(player=p):
+            return "ev_drawn", {"player": seat(p)}
+        case NothingToDraw(player=p):
+            return "ev_nothing_to_draw", {"player": seat(p)}
+        case DiscardReshuffled(cards=n):
+            return "ev_reshuffled", {"cards": n}
+        case GiftDue(player=p):
+            return "ev_gift_due", {"player": seat(p)}
+        case CardGiven(giver=g, recipient=r):
+            return "ev_given", {"giver": seat(g), "recipient": seat(r)}
+        case GiftSkipped(player=p):
+            return "ev_gift_skipped", {"player": seat(p)}
+        case RaceArmed(kind=RaceKind.SLAP, actor=a, eligible=e):
+            return "ev_slap_armed", {"actor": seat(a), "players": ", ".join(map(seat, e))}
+        case RaceArmed(kind=RaceKind.COCKROACH, number=n):
+            return "ev_cockroach_armed", {"number": n}
+        case RaceDecided(kind=RaceKind.SLAP, loser=l, tied=t):
+            if t:
+                return "ev_slap_decided_tie", {"loser": seat(l or 0), "seats": ", ".join(map(str, t))}
+            return "ev_slap_decided", {"loser": seat(l or 0)}
+        case RaceDecided(kind=RaceKind.COCKROACH, winner=None):
+            return "ev_cockroach_nobody", {}
+        case RaceDecided(kind=RaceKind.COCKROACH, winner=w):
+            return "ev_cockroach_decided", {"winner": seat(w or 0)}
+        case RaceCancelled():
+            return "ev_race_cancelled", {}
+        case Accused(guard=g, accused=a):
+            return "ev_accused", {"guard": seat(g), "accused": seat(a)}
+        case AccusationUpheld(guard=g, accused=a):
+            return "ev_upheld", {"guard": seat(g), "accused": seat(a)}
+        case AccusationRejected(guard=g, accused=a):
+            return "ev_rejected", {"guard": seat(g), "accused": seat(a)}
+        case DisputeCancelled():
+            return "ev_dispute_cancelled", {}
+        case GuardChanged(old=o, new=n):
+            return "ev_guard_changed", {"old": seat(o), "new": seat(n)}
+        case RoundEnded(round=r, out=out):
+            return "ev_round_ended", {"round": r, "out": ", ".join(map(seat, out))}
+        case PenaltyEntered(player=p, moths=m, actions=a, numbers=n, points=pts):
+            return "ev_penalty", {"player": seat(p), "moths": m, "actions": a, "numbers": n, "points": pts}
+        case RoundScored(round=r, totals=t):
+            return "ev_round_scored", {"round": r, "totals": ", ".join(f"{seat(p)} {x}" for p, x in enumerate(t))}
+        case GameOver(winners=w):
+            key = "ev_game_over_one" if len(w) == 1 else "ev_game_over_many"
+            return key, {"winners": text(lang, "word_and").join(map(seat, w))}
+        case Undone(command=c):
+            return "ev_undone", {"command": type(c).__name__}
+    raise AssertionError(f"no sentence for {event!r}")
