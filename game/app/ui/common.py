@@ -1,0 +1,149 @@
+"""The frame around every screen (header with the round and the guard, footer with the
+instruction and the latest notice) and pieces several screens share (the players panel)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from ...controller import Stage, Table
+from ...i18n.events import event_text
+from ...i18n.lookup import render
+from . import theme
+from .actions import Act
+from .paint import Painter
+from .state import UiState
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything a screen draws from: the controller's table, the screen's own state, the time
+    on the input adapter's clock."""
+
+    table: Table
+    ui: UiState
+    now_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Regions:
+    header: pygame.Rect
+    body: pygame.Rect
+    footer: pygame.Rect
+
+
+def regions(p: Painter) -> Regions:
+    w, h = p.width, p.height
+    head_h = p.px(64 if p.portrait else 50)
+    foot_h = p.px(150 if p.portrait else 104)
+    return Regions(pygame.Rect(0, 0, w, head_h),
+                   pygame.Rect(0, head_h, w, h - head_h - foot_h),
+                   pygame.Rect(0, h - foot_h, w, foot_h))
+
+
+def rounds_of(table: Table) -> int:
+    return table.game.players or table.players
+
+
+def header(p: Painter, s: Scene, title: str | None = None) -> Regions:
+    """Header and footer; returns the regions so the screen can fill the body."""
+    r = regions(p)
+    p.fill(theme.BG)
+    p.fill(theme.PANEL, r.header)
+    g = s.table.game
+    pad = p.px(10)
+    settings_w = p.px(160)
+    left = pygame.Rect(pad, r.header.y, (r.header.width - settings_w) // 3, r.header.height)
+    if g.players and s.table.stage not in (Stage.JOIN, Stage.OLDEST):
+        shown = g.round + 1 if s.table.stage is Stage.DEAL else g.round
+        p.text(p.t("ui_round", round=shown, rounds=rounds_of(s.table)), left, 26, align="left")
+    else:
+        p.text(p.t("ui_title"), left, 26, theme.WARN, align="left")
+    middle = pygame.Rect(left.right + pad, r.header.y + p.px(6),
+                         r.header.width - settings_w - left.width - 3 * pad, r.header.height - p.px(12))
+    if title is not None:
+        p.text(title, middle, 28)
+    elif g.players and s.table.stage not in (Stage.JOIN, Stage.OLDEST, Stage.GAME_OVER):
+        guard_seat = s.table.seated[g.guard]
+        p.chip(middle, guard_seat, f"{p.t('ui_guard')}: {s.table.name(g.guard)}", px=24)
+    gear = pygame.Rect(r.header.right - settings_w, r.header.y, settings_w, r.header.height)
+    p.button(gear, p.t("ui_settings"), Act("settings"), px=20)
+    footer(p, s, r.footer)
+    return r
+
+
+def footer(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    p.fill(theme.PANEL, box)
+    pad = p.px(10)
+    line_h = p.px(32)
+    note_box = pygame.Rect(box.x + pad, box.y + p.px(2), box.width - 2 * pad, line_h)
+    if s.ui.lines:
+        # The ticker: the latest event in one line (cut with "…"; the terminal has it all).
+        line = s.ui.lines[-1]
+        said = event_text(line.event, lambda i: line.names[i] if i < len(line.names) else str(i), p.lang)
+        if said:
+            p.line(said, note_box, 22, theme.DIM)
+    message_box = pygame.Rect(box.x + pad, note_box.bottom, box.width - 2 * pad,
+                              box.bottom - note_box.bottom - p.px(4))
+    notice = s.ui.notice(s.now_ns)
+    if notice is not None:
+        # A notice answers what someone just did; the instruction is back a few seconds later.
+        p.text(render(notice, p.lang), message_box, 28, theme.WARN)
+    else:
+        p.text(render(s.table.message, p.lang), message_box, 28)
+
+
+def players_panel(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    """Name (in the seat's colour; the active player lit), guard, official hand count, total."""
+    t = s.table
+    g = t.game
+    n = t.players
+    if not n:
+        return
+    row_h = min(p.px(52), box.height // (n + 1))
+    cols = (0.36, 0.32, 0.32)
+    xs = [box.x]
+    for frac in cols:
+        xs.append(xs[-1] + int(box.width * frac))
+    head = pygame.Rect(box.x, box.y, box.width, row_h)
+    labels = ("ui_col_player", "ui_col_cards", "ui_col_points")
+    for i, key in enumerate(labels):
+        cell = pygame.Rect(xs[i] + p.px(4), head.y, xs[i + 1] - xs[i] - p.px(8), row_h)
+        p.text(p.t(key), cell, 20, theme.DIM, align="left" if i == 0 else "center")
+    totals = g.totals if g.scores else (0,) * n
+    playing = t.stage in (Stage.PLAY, Stage.SPIDER, Stage.RACE, Stage.PICK, Stage.VOTE)
+    for player in range(n):
+        y = box.y + row_h * (player + 1)
+        seat = t.seated[player]
+        name_box = pygame.Rect(xs[0], y + p.px(3), xs[1] - xs[0] - p.px(4), row_h - p.px(6))
+        active = playing and player == g.active
+        label = t.name(player)
+        if g.players and player == g.guard:
+            name_box.width -= row_h // 2
+            p.guard_mark((name_box.right + row_h // 4, y + row_h // 2), row_h // 4)
+        if active:
+            p.chip(name_box, seat, label, px=26)
+        else:
+            p.fill(theme.PANEL, name_box, radius=8)
+            pygame.draw.rect(p.surface, theme.seat_colour(seat),
+                             pygame.Rect(name_box.x, name_box.y, p.px(8), name_box.height))
+            p.text(label, name_box.inflate(-p.px(20), -p.px(4)).move(p.px(6), 0), 26,
+                   theme.seat_colour(seat), align="left")
+        hands = str(g.hands[player]) if player < len(g.hands) else "–"
+        p.text(hands, pygame.Rect(xs[1], y, xs[2] - xs[1], row_h), 28)
+        p.text(str(totals[player]), pygame.Rect(xs[2], y, xs[3] - xs[2], row_h), 28)
+
+
+def seconds_left(s: Scene, deadline_ns: int) -> int:
+    return max(0, -(-(deadline_ns - s.now_ns) // 1_000_000_000))
+
+
+def countdown(p: Painter, s: Scene, box: pygame.Rect, deadline_ns: int, window_ns: int) -> None:
+    """A bar that empties as the window runs out, with the seconds left."""
+    left_ns = max(0, deadline_ns - s.now_ns)
+    frac = min(1.0, left_ns / window_ns) if window_ns else 0.0
+    p.fill(theme.PANEL_HI, box, radius=6)
+    bar = pygame.Rect(box.x, box.y, int(box.width * frac), box.height)
+    p.fill(theme.WARN if frac > 0.3 else theme.BAD, bar, radius=6)
+    p.text(p.t("ui_seconds_left", seconds=seconds_left(s, deadline_ns)), box, 24, theme.BLACK)

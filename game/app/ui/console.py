@@ -1,0 +1,301 @@
+"""The console: touch, mouse and keys become controller inputs (stamped on the input adapter's
+clock) or changes to what the screen shows. One module owns the event queue's meaning.
+
+Touch: FINGERDOWN/FINGERUP only; SDL also synthesises mouse events from touch (``event.touch``
+is true) and those are ignored, or every tap would count twice.
+
+Keys (see KEYS_HELP): keyboard seats press and release like the wired buttons; the console
+shortcuts mirror every button on screen.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import fields, replace
+from typing import Any
+
+import pygame
+
+from ...cards import Card, Kind
+from ...controller import Stage, Table
+from ...controller import inputs as console
+from ...controller.inputs import Input
+from ...i18n import LANGUAGES
+from ...inputs import CaughtPress, CaughtRelease, Press, Release
+from ...variants import Rules
+from .actions import Act, Hotspot
+from .render import Frame
+from .state import PENALTY_FIELDS, UiState
+
+#: Keyboard seats 1-7 (far apart, so several people can share one keyboard), by seat.
+SEAT_KEYS: tuple[int, ...] = (pygame.K_q, pygame.K_t, pygame.K_p, pygame.K_z, pygame.K_b, pygame.K_j, pygame.K_w)
+#: Card kinds after a number key: N or Enter number card, M moth, A ant, S spider, C cockroach, O mosquito.
+KIND_KEYS: dict[int, Kind] = {
+    pygame.K_n: Kind.NUMBER, pygame.K_RETURN: Kind.NUMBER, pygame.K_KP_ENTER: Kind.NUMBER,
+    pygame.K_m: Kind.MOTH, pygame.K_a: Kind.ANT, pygame.K_s: Kind.SPIDER,
+    pygame.K_c: Kind.COCKROACH, pygame.K_o: Kind.MOSQUITO,
+}
+DIGITS: dict[int, int] = {getattr(pygame, f"K_{d}"): d for d in range(10)}
+DIGITS.update({getattr(pygame, f"K_KP{d}"): d for d in range(10)})
+
+KEYS_HELP = """\
+Keyboard seats (hold = button held): Q seat 1, T seat 2, P seat 3, Z seat 4, B seat 5, J seat 6, W seat 7
+Space        the guard's red Caught! button
+1-5 then N/Enter, M, A, S, C, O   the card: number, moth, ant, spider, cockroach, mosquito
+             (deal: the starter; turn: the card played; cockroach race: the card laid)
+D draw       U undo       X cancel (race or accusation)      V the cockroach winner has no match
+E then 1-5   player n has no cards left (out)
+1-5          pick the accused (Caught!), the spider's recipient (0: only moths)
+G guilty     I not guilty (overrides the vote)
+Enter        start the game (seating) / new game (game over) / go on (photo finish, verdict)
+Arrows, +/-, 0-9, Enter   round end: choose a player and a field, set it, confirm the row
+F1 or Tab    settings      L next language      F11 full screen      Esc back / quit"""
+
+
+def key_label(key: int) -> str:
+    return pygame.key.name(key).upper()
+
+
+class Console:
+    """Turns pygame events into inputs. ``clock`` reads the input adapter's clock (ns)."""
+
+    def __init__(self, ui: UiState, clock: Callable[[], int], clock_name: str,
+                 seat_keys: Sequence[int] = SEAT_KEYS, seats: int = 5) -> None:
+        self.ui = ui
+        self.clock = clock
+        self.seat_keys = {key: seat for seat, key in enumerate(seat_keys[:seats])}
+        self.ui.seat_keys = tuple(key_label(k) for k in seat_keys[:seats])
+        self._fingers: dict[int, int] = {}     # finger id -> seat held by that finger
+        self._mouse_seat: int | None = None
+        self._out_pending = False
+        self.clock_name = clock_name
+        self.quit = False
+        self.toggle_fullscreen = False
+
+    # -- events --------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event, frame: Frame, table: Table) -> list[Input]:
+        kind = event.type
+        if kind == pygame.FINGERDOWN:
+            surface = pygame.display.get_surface()
+            w, h = surface.get_size() if surface is not None else (1, 1)
+            return self._tap((int(event.x * w), int(event.y * h)), frame, table, finger=event.finger_id)
+        if kind == pygame.FINGERUP:
+            seat = self._fingers.pop(event.finger_id, None)
+            return [] if seat is None else [Release(seat, self.clock(), self.clock_name)]
+        if kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and getattr(event, "touch", False):
+            return []  # synthesised from a touch: the FINGER event already counted
+        if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return self._tap(event.pos, frame, table, finger=None)
+        if kind == pygame.MOUSEBUTTONUP and event.button == 1 and self._mouse_seat is not None:
+            seat, self._mouse_seat = self._mouse_seat, None
+            return [Release(seat, self.clock(), self.clock_name)]
+        if kind == pygame.KEYDOWN:
+            return self._key_down(event.key, table)
+        if kind == pygame.KEYUP:
+            return self._key_up(event.key)
+        if kind == pygame.QUIT:
+            self.quit = True
+        return []
+
+    def _tap(self, pos: tuple[int, int], frame: Frame, table: Table, finger: int | None) -> list[Input]:
+        for spot in reversed(frame.hotspots):
+            if spot.rect.collidepoint(pos):
+                return self._hotspot(spot, table, finger)
+        return []
+
+    def _hotspot(self, spot: Hotspot, table: Table, finger: int | None) -> list[Input]:
+        act = spot.act
+        if act.kind == "seat" and isinstance(act.value, int):
+            if finger is None:
+                self._mouse_seat = act.value
+            else:
+                self._fingers[finger] = act.value
+            return [Press(act.value, self.clock(), self.clock_name)]
+        return self.perform(act, table)
+
+    # -- keys ----------------------------------------------------------------------------
+
+    def _key_down(self, key: int, table: Table) -> list[Input]:
+        ui = self.ui
+        seat = self.seat_keys.get(key)
+        if seat is not None:
+            return [Press(seat, self.clock(), self.clock_name)]
+        if key == pygame.K_SPACE:
+            return [CaughtPress(self.clock(), self.clock_name)]
+        if key in (pygame.K_F1, pygame.K_TAB):
+            return self.perform(Act("back" if ui.settings_open else "settings"), table)
+        if key == pygame.K_ESCAPE:
+            if ui.settings_open or ui.out_menu or self._out_pending or ui.pending_number is not None:
+                self._out_pending = False
+                ui.pending_number = None
+                return self.perform(Act("back"), table)
+            self.quit = True
+            return []
+        if key == pygame.K_F11:
+            self.toggle_fullscreen = True
+            return []
+        if key == pygame.K_l:
+            nxt = LANGUAGES[(LANGUAGES.index(ui.lang) + 1) % len(LANGUAGES)]
+            return self.perform(Act("lang", nxt), table)
+        if ui.settings_open:
+            return []
+        stage = table.stage
+        if stage is Stage.PENALTY:
+            return self._penalty_key(key, table)
+        digit = DIGITS.get(key)
+        if self._out_pending and digit is not None:
+            self._out_pending = False
+            return self.perform(Act("out", digit - 1), table) if 1 <= digit <= table.players else []
+        if key == pygame.K_e and stage in (Stage.PLAY, Stage.SPIDER):
+            self._out_pending = True
+            return []
+        if digit is not None and stage is Stage.PICK and 1 <= digit <= table.players:
+            return self.perform(Act("accuse", digit - 1), table)
+        if digit is not None and stage is Stage.SPIDER:
+            return self.perform(Act("give", None if digit == 0 else digit - 1), table)
+        if digit is not None and 1 <= digit <= 5 and stage in (Stage.DEAL, Stage.PLAY, Stage.RACE):
+            ui.pending_number = digit
+            return []
+        card_kind = KIND_KEYS.get(key)
+        if card_kind is not None and ui.pending_number is not None:
+            card = Card(card_kind, ui.pending_number)
+            ui.pending_number = None
+            verb = {Stage.DEAL: "starter", Stage.PLAY: "play", Stage.RACE: "laid"}.get(stage)
+            return self.perform(Act(verb, card), table) if verb else []
+        simple = {pygame.K_d: "draw", pygame.K_u: "undo", pygame.K_x: "cancel", pygame.K_v: "void"}
+        if key in simple:
+            return self.perform(Act(simple[key]), table)
+        if key == pygame.K_g:
+            return self.perform(Act("rule", True), table)
+        if key == pygame.K_i:
+            return self.perform(Act("rule", False), table)
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if stage is Stage.JOIN:
+                return self.perform(Act("start"), table)
+            if stage is Stage.GAME_OVER:
+                return self.perform(Act("new_game"), table)
+            return self.perform(Act("dismiss"), table)
+        return []
+
+    def _key_up(self, key: int) -> list[Input]:
+        seat = self.seat_keys.get(key)
+        if seat is not None:
+            return [Release(seat, self.clock(), self.clock_name)]
+        if key == pygame.K_SPACE:
+            return [CaughtRelease(self.clock(), self.clock_name)]
+        return []
+
+    def _penalty_key(self, key: int, table: Table) -> list[Input]:
+        ui = self.ui
+        open_rows = [q for q in range(table.players)
+                     if q < len(table.game.entries) and table.game.entries[q] is None]
+        if not open_rows:
+            return []
+        if ui.penalty_row not in open_rows:
+            ui.penalty_row = open_rows[0]
+        i = open_rows.index(ui.penalty_row)
+        form = ui.form(ui.penalty_row)
+        digit = DIGITS.get(key)
+        if key == pygame.K_UP:
+            ui.penalty_row = open_rows[(i - 1) % len(open_rows)]
+        elif key == pygame.K_DOWN:
+            ui.penalty_row = open_rows[(i + 1) % len(open_rows)]
+        elif key == pygame.K_LEFT:
+            ui.penalty_col = (ui.penalty_col - 1) % len(PENALTY_FIELDS)
+        elif key == pygame.K_RIGHT:
+            ui.penalty_col = (ui.penalty_col + 1) % len(PENALTY_FIELDS)
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            form[ui.penalty_col] += 1
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            form[ui.penalty_col] = max(0, form[ui.penalty_col] - 1)
+        elif digit is not None:
+            form[ui.penalty_col] = digit
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            return self.perform(Act("penalty_ok", ui.penalty_row), table)
+        elif key == pygame.K_u:
+            return self.perform(Act("undo"), table)
+        return []
+
+    # -- acts ----------------------------------------------------------------------------
+
+    def perform(self, act: Act, table: Table) -> list[Input]:
+        """The inputs for ``act`` (stamped now), after any change to the screen's own state."""
+        ui = self.ui
+        t = self.clock()
+        k, v = act.kind, act.value
+        if k == "settings":
+            ui.settings_open = True
+        elif k == "back":
+            ui.settings_open = False
+            ui.out_menu = False
+        elif k == "lang" and isinstance(v, str) and v in LANGUAGES:
+            ui.lang = v
+        elif k == "variant" and isinstance(v, str):
+            return [console.Configure(next_rules(table.settings.rules, v), t)]
+        elif k == "dismiss":
+            ui.dismiss()
+        elif k == "out_menu":
+            ui.out_menu = not ui.out_menu
+        elif k == "penalty_add" and isinstance(v, tuple):
+            player, field, delta = v
+            form = ui.form(player)
+            form[field] = max(0, form[field] + delta)
+            ui.penalty_row, ui.penalty_col = player, field
+        elif k == "penalty_ok" and isinstance(v, int):
+            m, a, n = ui.form(v)
+            return [console.Penalty(v, m, a, n, t)]
+        elif k == "seat" and isinstance(v, int):
+            return [Press(v, t, self.clock_name), Release(v, t, self.clock_name)]
+        else:
+            made = _controller_input(act, table, t)
+            if made is not None:
+                ui.out_menu = False
+                ui.dismiss()
+                return [made]
+        return []
+
+
+def _controller_input(act: Act, table: Table, t: int) -> Input | None:
+    k, v = act.kind, act.value
+    if k == "start":
+        return console.StartGame(t)
+    if k == "new_game":
+        return console.NewGame(t)
+    if k == "draw":
+        return console.Draw(t)
+    if k == "caught":
+        return console.CallCaught(table.game.guard, t)
+    if k == "undo":
+        return console.UndoLast(t)
+    if k == "cancel":
+        return console.Cancel(t)
+    if k == "void":
+        return console.Void(t)
+    if k == "play" and isinstance(v, Card):
+        return console.Play(v, t)
+    if k == "starter" and isinstance(v, Card):
+        return console.Starter(v, t)
+    if k == "laid" and isinstance(v, Card):
+        return console.Laid(v, t)
+    if k == "give" and (v is None or isinstance(v, int)):
+        return console.GiveTo(v, t)
+    if k == "out" and isinstance(v, int):
+        return console.Out(v, t)
+    if k == "accuse" and isinstance(v, int):
+        return console.Accuse(v, t)
+    if k == "rule" and isinstance(v, bool):
+        return console.Rule(v, t)
+    return None
+
+
+def next_rules(rules: Rules, name: str) -> Rules:
+    """``rules`` with variant ``name`` moved to its next option."""
+    if name not in {f.name for f in fields(Rules)} - {"deck"}:
+        raise ValueError(f"variant {name!r} is not a house rule: use one of "
+                         f"{', '.join(f.name for f in fields(Rules) if f.name != 'deck')}")
+    current: enum.Enum = getattr(rules, name)
+    options: list[enum.Enum] = list(type(current))
+    changes: dict[str, Any] = {name: options[(options.index(current) + 1) % len(options)]}
+    return replace(rules, **changes)

@@ -1,0 +1,199 @@
+"""Drawing primitives shared by the screens: text that fits its box (wrapped, shrunk down to
+the minimum size, and reported if it still does not fit), buttons that register hotspots,
+cards, seat chips. A Painter draws one frame; it never changes the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from ...cards import Card
+from ...i18n.lookup import kind_name, text
+from . import theme
+from .actions import Act, Hotspot
+from .fonts import Fonts
+from .theme import RGB
+
+
+@dataclass(frozen=True, slots=True)
+class Overflow:
+    """Text that did not fit its box even at the smallest size."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    px: int
+
+
+class Painter:
+    def __init__(self, surface: pygame.Surface, fonts: Fonts, lang: str) -> None:
+        self.surface = surface
+        self.fonts = fonts
+        self.lang = lang
+        self.width, self.height = surface.get_size()
+        self.scale = theme.scale_of(self.width, self.height)
+        self.portrait = self.height > self.width
+        self.min_px = self.px(theme.MIN_TEXT)
+        self.hotspots: list[Hotspot] = []
+        self.overflows: list[Overflow] = []
+        self.texts: list[tuple[str, int]] = []      # (text, px) of everything drawn
+
+    # -- units and words -----------------------------------------------------------------
+
+    def px(self, n: float) -> int:
+        return max(1, round(n * self.scale))
+
+    def t(self, key: str, **params: str | int) -> str:
+        return text(self.lang, key, **params)
+
+    # -- text ----------------------------------------------------------------------------
+
+    def _wrap(self, words: list[str], width: int, px: int) -> list[str] | None:
+        lines: list[str] = []
+        line = ""
+        for word in words:
+            trial = f"{line} {word}" if line else word
+            if self.fonts.size(trial, px)[0] <= width:
+                line = trial
+                continue
+            if not line or self.fonts.size(word, px)[0] > width:
+                return None
+            lines.append(line)
+            line = word
+        lines.append(line)
+        return lines
+
+    def layout_text(self, content: str, box: pygame.Rect, px: int, min_px: int | None = None,
+                    wrap: bool = True) -> tuple[list[str], int, bool]:
+        """Lines and size for ``content`` in ``box``: the largest size from ``px`` down to
+        ``min_px`` at which it fits; (lines at min_px, min_px, False) if none does."""
+        floor = min(px, self.min_px if min_px is None else min_px)
+        size = px
+        paragraphs = content.split("\n")
+        while True:
+            lines: list[str] = []
+            fitted = True
+            for para in paragraphs:
+                got = self._wrap(para.split(" ") if wrap else [para], box.width, size)
+                if got is None:
+                    fitted = False
+                    break
+                lines.extend(got)
+            if fitted and len(lines) * self.fonts.line_height(size) <= box.height:
+                return lines, size, True
+            if size <= floor:
+                return (lines if fitted else paragraphs), size, False
+            size = max(floor, size - max(1, size // 12))
+
+    def text(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT, *,
+             min_px: float | None = None, align: str = "center", valign: str = "center",
+             wrap: bool = True) -> pygame.Rect:
+        """Draw ``content`` fitted into ``box``; returns the rectangle actually covered."""
+        if not content:
+            return pygame.Rect(box.x, box.y, 0, 0)
+        lines, size, fits = self.layout_text(content, box, self.px(px),
+                                             None if min_px is None else self.px(min_px), wrap)
+        if not fits:
+            self.overflows.append(Overflow(content, (box.x, box.y, box.w, box.h), size))
+        self.texts.append((content, size))
+        line_h = self.fonts.line_height(size)
+        total = line_h * len(lines)
+        if valign == "top":
+            y = box.y
+        elif valign == "bottom":
+            y = box.bottom - total
+        else:
+            y = box.y + (box.height - total) // 2
+        covered = pygame.Rect(box.x, y, 0, 0)
+        clip = self.surface.get_clip()
+        self.surface.set_clip(box.clip(clip) if clip else box)
+        for line in lines:
+            surf = self.fonts.render(line, size, colour)
+            if align == "left":
+                x = box.x
+            elif align == "right":
+                x = box.right - surf.get_width()
+            else:
+                x = box.x + (box.width - surf.get_width()) // 2
+            self.surface.blit(surf, (x, y))
+            covered.union_ip(pygame.Rect(x, y, surf.get_width(), line_h))
+            y += line_h
+        self.surface.set_clip(clip)
+        return covered
+
+    def line(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT) -> None:
+        """One line, shrunk to the minimum size and then cut with "…" if still too long."""
+        size = self.px(px)
+        while size > self.min_px and self.fonts.size(content, size)[0] > box.width:
+            size -= 1
+        shown = content
+        if self.fonts.size(shown, size)[0] > box.width:
+            while shown and self.fonts.size(shown + "…", size)[0] > box.width:
+                shown = shown[:-1]
+            shown = shown.rstrip() + "…"
+        self.text(shown, box, size / self.scale, colour, wrap=False, align="left")
+
+    # -- shapes --------------------------------------------------------------------------
+
+    def fill(self, colour: RGB, box: pygame.Rect | None = None, radius: float = 0) -> None:
+        pygame.draw.rect(self.surface, colour, box or self.surface.get_rect(),
+                         border_radius=self.px(radius) if radius else 0)
+
+    def frame(self, colour: RGB, box: pygame.Rect, width: float = 2, radius: float = 0) -> None:
+        pygame.draw.rect(self.surface, colour, box, max(1, self.px(width)),
+                         border_radius=self.px(radius) if radius else 0)
+
+    def button(self, box: pygame.Rect, label: str, act: Act | None, *, colour: RGB = theme.BUTTON,
+               ink: RGB = theme.BUTTON_TEXT, px: float = 24, enabled: bool = True) -> None:
+        """A button; tapping it (if enabled) performs ``act``."""
+        inner = box.inflate(-self.px(4), -self.px(4))
+        self.fill(colour if enabled else theme.PANEL, inner, radius=8)
+        self.text(label, inner.inflate(-self.px(8), -self.px(4)), px, ink if enabled else theme.DIM)
+        if enabled and act is not None:
+            self.hotspots.append(Hotspot(inner, act))
+
+    def chip(self, box: pygame.Rect, seat: int, label: str, *, px: float = 24, lit: bool = True,
+             act: Act | None = None) -> None:
+        """A seat's name on its colour (dimmed when not lit)."""
+        colour = theme.seat_colour(seat) if lit else theme.PANEL_HI
+        self.fill(colour, box, radius=8)
+        self.text(label, box.inflate(-self.px(8), -self.px(4)), px, theme.BLACK if lit else theme.DIM)
+        if act is not None:
+            self.hotspots.append(Hotspot(box, act))
+
+    def card(self, box: pygame.Rect, card: Card | None) -> None:
+        """A playing card: the big corner number and the kind's name on the kind's colour."""
+        if card is None:
+            self.frame(theme.DIM, box, 3, radius=14)
+            return
+        face, ink = theme.KIND_COLOURS[card.kind]
+        self.fill(face, box, radius=14)
+        self.frame(theme.BLACK, box, 3, radius=14)
+        number_box = pygame.Rect(box.x, box.y + box.height // 12, box.width, box.height * 2 // 3)
+        self.text(str(card.number), number_box, number_box.height * 0.9 / self.scale, ink)
+        name_box = pygame.Rect(box.x + box.width // 12, box.bottom - box.height // 4,
+                               box.width * 10 // 12, box.height // 5)
+        self.text(kind_name(self.lang, card.kind), name_box, 30, ink, min_px=theme.MIN_TEXT)
+        corner = pygame.Rect(box.x + self.px(8), box.y + self.px(4), box.width // 4, box.height // 8)
+        self.text(str(card.number), corner, 24, ink, align="left")
+
+    def guard_mark(self, centre: tuple[int, int], radius: int) -> None:
+        """The Guard Bug: a red beetle (a body, a head and the split between the wings)."""
+        x, y = centre
+        pygame.draw.circle(self.surface, theme.CAUGHT, (x, y + radius // 6), radius)
+        pygame.draw.circle(self.surface, theme.BLACK, (x, y - radius * 5 // 6), max(2, radius // 2))
+        pygame.draw.line(self.surface, theme.BLACK, (x, y - radius * 2 // 3), (x, y + radius), max(1, radius // 5))
+        for dx, dy in ((-radius // 2, 0), (radius // 2, radius // 3)):
+            pygame.draw.circle(self.surface, theme.BLACK, (x + dx, y + dy), max(1, radius // 5))
+
+    def crown(self, box: pygame.Rect) -> None:
+        """The winner's crown."""
+        x, y, w, h = box.x, box.y, box.width, box.height
+        points = [(x, y + h), (x, y + h // 3), (x + w // 4, y + h * 2 // 3), (x + w // 2, y),
+                  (x + w * 3 // 4, y + h * 2 // 3), (x + w, y + h // 3), (x + w, y + h)]
+        pygame.draw.polygon(self.surface, theme.WARN, points)
+        pygame.draw.polygon(self.surface, theme.BLACK, points, max(1, self.px(2)))
+
+    def banner(self, box: pygame.Rect, label: str, colour: RGB, ink: RGB = theme.TEXT, px: float = 36) -> None:
+        self.fill(colour, box)
+        self.text(label, box.inflate(-self.px(12), -self.px(4)), px, ink)

@@ -1,0 +1,64 @@
+"""Which screen to draw for a scene, and one frame of it: draw(surface, fonts, scene) ->
+Frame (the hotspots to tap and any text that did not fit). Drawing never changes the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from ...controller import Stage
+from .actions import Hotspot
+from .common import Scene
+from .fonts import Fonts
+from .paint import Overflow, Painter
+from .screens_dispute import draw_dispute, draw_verdict
+from .screens_misc import draw_attract_banner, draw_settings
+from .screens_race import draw_photo, draw_race
+from .screens_score import draw_game_over, draw_penalty, draw_summary
+from .screens_table import draw_deal, draw_join, draw_oldest, draw_play
+
+SCREENS = ("attract", "settings", "join", "oldest", "deal", "play", "spider", "out", "race",
+           "photo", "pick", "vote", "verdict", "penalty", "summary", "game-over")
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    screen: str
+    hotspots: tuple[Hotspot, ...]
+    overflows: tuple[Overflow, ...]
+    texts: tuple[tuple[str, int], ...]
+
+
+def screen_of(scene: Scene) -> str:
+    """The name of the screen this scene shows."""
+    ui, table = scene.ui, scene.table
+    if ui.settings_open:
+        return "settings"
+    overlay = ui.overlay(table, scene.now_ns)
+    if overlay is not None:
+        return overlay
+    stage = table.stage
+    if stage in (Stage.PLAY, Stage.SPIDER) and ui.out_menu:
+        return "out"
+    return stage.value
+
+
+def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None = None,
+         attract: bool = False) -> Frame:
+    p = Painter(surface, fonts, lang or scene.ui.lang)
+    name = screen_of(scene)
+    _DRAW[name](p, scene)
+    if attract:
+        draw_attract_banner(p)
+        name = "attract"
+        p.hotspots[:] = []
+    return Frame(name, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts))
+
+
+_DRAW = {
+    "settings": draw_settings, "verdict": draw_verdict, "summary": draw_summary, "photo": draw_photo,
+    "join": draw_join, "oldest": draw_oldest, "deal": draw_deal, "play": draw_play, "spider": draw_play,
+    "out": draw_play, "race": draw_race, "pick": draw_dispute, "vote": draw_dispute,
+    "penalty": draw_penalty, "game-over": draw_game_over,
+}

@@ -1,0 +1,93 @@
+"""Caught!: the freeze banner, the guard's pick, the judges' vote with its countdown, and the
+verdict with what to do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from ...controller import Stage
+from ...i18n.lookup import render
+from ...messages import Message
+from . import theme
+from .actions import Act, Hotspot
+from .common import Scene, countdown, header
+from .paint import Painter
+
+
+def _freeze(p: Painter, body: pygame.Rect) -> pygame.Rect:
+    """The "no cheating now" banner across the top of the body; returns what is left below."""
+    band = pygame.Rect(body.x, body.y, body.width, p.px(58))
+    p.banner(band, p.t("ui_no_cheating"), theme.CAUGHT, px=38)
+    return pygame.Rect(body.x, band.bottom + p.px(8), body.width, body.bottom - band.bottom - p.px(8))
+
+
+def draw_dispute(p: Painter, s: Scene) -> None:
+    t = s.table
+    d = t.dispute
+    r = header(p, s, p.t("ui_caught"))
+    rest = _freeze(p, r.body.inflate(-p.px(16), -p.px(8)))
+    if d is None:
+        return
+    settings = t.settings
+    clock_h = p.px(44)
+    actions_h = p.px(60)
+    title = pygame.Rect(rest.x, rest.y, rest.width, p.px(56))
+    clock = pygame.Rect(rest.x, rest.bottom - actions_h - clock_h - p.px(8), rest.width, clock_h)
+    tiles = pygame.Rect(rest.x, title.bottom + p.px(4), rest.width, clock.y - title.bottom - p.px(8))
+    actions = pygame.Rect(rest.x, rest.bottom - actions_h, rest.width, actions_h)
+    if t.stage is Stage.PICK or d.accused is None:
+        p.text(p.t("ui_pick_accused", guard=t.name(d.guard)), title, 34)
+        others = [q for q in range(t.players) if q != d.guard]
+        _tiles(p, s, tiles, others, lambda q: Act("accuse", q), lambda q: t.name(q))
+        countdown(p, s, clock, d.deadline_t_ns, settings.pick_window_ns)
+        p.button(actions, p.t("ui_cancel"), Act("cancel"), px=26)
+        return
+    accused = d.accused
+    p.text(p.t("ui_accuses", guard=t.name(d.guard), accused=t.name(accused)), title, 38, theme.WARN)
+    judges = [q for q in range(t.players) if q not in (d.guard, accused)]
+    votes_line = pygame.Rect(tiles.x, tiles.y, tiles.width, p.px(36))
+    p.text(p.t("ui_votes", votes=len(d.votes), judges=len(judges)), votes_line, 28)
+    rest_tiles = pygame.Rect(tiles.x, votes_line.bottom, tiles.width, tiles.bottom - votes_line.bottom)
+    _tiles(p, s, rest_tiles, judges, lambda q: None,
+           lambda q: f"{t.name(q)}: {p.t('ui_voted' if q in d.votes else 'ui_waiting')}",
+           lit=lambda q: q in d.votes)
+    countdown(p, s, clock, d.deadline_t_ns, settings.vote_window_ns)
+    third = actions.width // 3
+    p.button(pygame.Rect(actions.x, actions.y, third, actions.height), p.t("ui_guilty"),
+             Act("rule", True), colour=theme.BAD, px=26)
+    p.button(pygame.Rect(actions.x + third, actions.y, third, actions.height), p.t("ui_not_guilty"),
+             Act("rule", False), colour=theme.GOOD, ink=theme.BLACK, px=26)
+    p.button(pygame.Rect(actions.x + 2 * third, actions.y, actions.width - 2 * third, actions.height),
+             p.t("ui_cancel"), Act("cancel"), px=26)
+
+
+def _tiles(p: Painter, s: Scene, box: pygame.Rect, players: list[int],
+           act: Callable[[int], Act | None], label: Callable[[int], str],
+           lit: Callable[[int], bool] | None = None) -> None:
+    t = s.table
+    if not players:
+        return
+    cols = 1 if p.portrait else min(len(players), 2)
+    rows = -(-len(players) // cols)
+    w, h = box.width // cols, min(p.px(64), box.height // rows)
+    for i, q in enumerate(players):
+        tile = pygame.Rect(box.x + (i % cols) * w, box.y + (i // cols) * h, w, h).inflate(-p.px(8), -p.px(6))
+        p.chip(tile, t.seated[q], label(q), px=28, lit=True if lit is None else lit(q), act=act(q))
+
+
+def draw_verdict(p: Painter, s: Scene) -> None:
+    v = s.ui.verdict
+    assert v is not None
+    r = header(p, s, p.t("ui_caught"))
+    body = r.body.inflate(-p.px(16), -p.px(12))
+    big = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.5))
+    colour = theme.BAD if v.guilty else theme.GOOD
+    p.fill(colour, big, radius=16)
+    p.text(p.t("ui_verdict_guilty" if v.guilty else "ui_verdict_not_guilty"), big.inflate(-p.px(20), -p.px(10)),
+           80, theme.BLACK)
+    todo = Message.of("verdict_guilty" if v.guilty else "verdict_not_guilty", guard=v.guard, accused=v.accused)
+    rest = pygame.Rect(body.x, big.bottom + p.px(10), body.width, body.bottom - big.bottom - p.px(10))
+    p.text(render(todo, p.lang), rest, 34)
+    p.hotspots.append(Hotspot(body, Act("dismiss")))

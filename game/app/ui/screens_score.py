@@ -1,0 +1,184 @@
+"""Round end (penalty entry per hand, then the "cards that vanished" reveal: the official count
+minus the cards entered) and game over (standings, the winner's crown, totals per round)."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...engine.state import Penalty
+from . import theme
+from .actions import Act, Hotspot
+from .common import Scene, header
+from .paint import Painter
+from .state import PENALTY_FIELDS
+
+_COLS = (("ui_col_player", 0.15), ("ui_col_cards", 0.11), ("ui_col_moths", 0.16),
+         ("ui_col_actions", 0.16), ("ui_col_numbers", 0.16), ("ui_col_points", 0.12),
+         ("ui_col_vanished", 0.14))
+
+
+def _columns(box: pygame.Rect) -> list[pygame.Rect]:
+    xs = [box.x]
+    for _, frac in _COLS:
+        xs.append(xs[-1] + int(box.width * frac))
+    xs[-1] = box.right
+    return [pygame.Rect(xs[i], box.y, xs[i + 1] - xs[i], box.height) for i in range(len(_COLS))]
+
+
+def points_of(form: list[int]) -> int:
+    return Penalty(*form).points
+
+
+def draw_penalty(p: Painter, s: Scene) -> None:
+    t = s.table
+    g = t.game
+    r = header(p, s, p.t("ui_round_over", round=g.round))
+    body = r.body.inflate(-p.px(12), -p.px(8))
+    n = t.players
+    row_h = min(p.px(56), body.height // (n + 1))
+    head = pygame.Rect(body.x, body.y, body.width, row_h)
+    for (key, _), cell in zip(_COLS, _columns(head)):
+        p.text(p.t(key), cell.inflate(-p.px(4), 0), 22, theme.DIM)
+    for player in range(n):
+        row = pygame.Rect(body.x, body.y + row_h * (player + 1), body.width, row_h)
+        cells = _columns(row)
+        seat = t.seated[player]
+        entry = g.entries[player] if player < len(g.entries) else None
+        focused = s.ui.penalty_row == player and entry is None
+        if focused:
+            p.fill(theme.PANEL_HI, row, radius=8)
+        name = cells[0].inflate(-p.px(6), -p.px(6))
+        p.chip(name, seat, t.name(player), px=24)
+        official = g.hands[player] if player < len(g.hands) else 0
+        p.text(str(official), cells[1], 28)
+        if entry is not None:
+            for i, value in enumerate((entry.moths, entry.actions, entry.numbers)):
+                p.text(str(value), cells[2 + i], 28, theme.GOOD)
+            p.text(str(entry.points), cells[5], 28, theme.GOOD)
+            vanished = official - entry.cards
+            p.text(str(vanished), cells[6], 30, theme.WARN if vanished else theme.DIM)
+            continue
+        form = s.ui.form(player)
+        for i, field in enumerate(PENALTY_FIELDS):
+            _stepper(p, cells[2 + i].inflate(-p.px(4), -p.px(6)), player, i, form[i],
+                     focused and s.ui.penalty_col == i)
+        p.text(str(points_of(form)), cells[5], 26, theme.DIM)
+        p.button(cells[6], p.t("ui_ok"), Act("penalty_ok", player), colour=theme.GOOD, ink=theme.BLACK, px=24)
+
+
+def _stepper(p: Painter, box: pygame.Rect, player: int, field: int, value: int, focused: bool) -> None:
+    bw = min(box.height, box.width // 3)
+    minus = pygame.Rect(box.x, box.y, bw, box.height)
+    plus = pygame.Rect(box.right - bw, box.y, bw, box.height)
+    p.button(minus, "−", Act("penalty_add", (player, field, -1)), px=26, enabled=value > 0)
+    p.button(plus, "+", Act("penalty_add", (player, field, 1)), px=26)
+    middle = pygame.Rect(minus.right, box.y, plus.x - minus.right, box.height)
+    if focused:
+        p.frame(theme.WARN, middle, 3, radius=6)
+    p.text(str(value), middle, 28)
+
+
+def draw_summary(p: Painter, s: Scene) -> None:
+    """The reveal after a round is scored: per hand, the cards that vanished."""
+    t = s.table
+    g = t.game
+    last = g.scores[-1]
+    r = header(p, s, p.t("ui_round_over", round=len(g.scores)))
+    body = r.body.inflate(-p.px(16), -p.px(8))
+    vanished = [max(0, (g.hands[q] if q < len(g.hands) else 0) - last[q].cards) for q in range(t.players)]
+    total = sum(vanished)
+    title = pygame.Rect(body.x, body.y, body.width, p.px(44))
+    p.text(p.t("ui_vanished_title"), title, 34, theme.WARN)
+    line = pygame.Rect(body.x, title.bottom, body.width, p.px(36))
+    p.text(p.t("ui_vanished_count", count=total) if total else p.t("ui_vanished_none"), line, 26)
+    table = pygame.Rect(body.x, line.bottom + p.px(6), body.width, body.bottom - line.bottom - p.px(6))
+    n = t.players
+    row_h = min(p.px(52), table.height // (n + 1))
+    cols = (("ui_col_player", 0.3), ("ui_col_cards", 0.16), ("ui_col_vanished", 0.2),
+            ("ui_col_points", 0.16), ("ui_col_total", 0.18))
+    xs = [table.x]
+    for _, frac in cols:
+        xs.append(xs[-1] + int(table.width * frac))
+    for i, (key, _) in enumerate(cols):
+        p.text(p.t(key), pygame.Rect(xs[i], table.y, xs[i + 1] - xs[i], row_h).inflate(-p.px(4), 0), 22, theme.DIM)
+    totals = g.totals
+    for q in range(n):
+        y = table.y + row_h * (q + 1)
+        cell = [pygame.Rect(xs[i], y, xs[i + 1] - xs[i], row_h) for i in range(len(cols))]
+        p.chip(cell[0].inflate(-p.px(6), -p.px(6)), t.seated[q], t.name(q), px=24)
+        p.text(str(g.hands[q] if q < len(g.hands) else 0), cell[1], 28)
+        p.text(str(vanished[q]), cell[2], 32, theme.WARN if vanished[q] else theme.DIM)
+        p.text(str(last[q].points), cell[3], 28)
+        p.text(str(totals[q]), cell[4], 28)
+    p.hotspots.append(Hotspot(body, Act("dismiss")))
+
+
+def draw_game_over(p: Painter, s: Scene) -> None:
+    t = s.table
+    g = t.game
+    r = header(p, s, p.t("ui_game_over"))
+    body = r.body.inflate(-p.px(16), -p.px(8))
+    button_h = p.px(56)
+    if p.portrait:
+        table = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.45))
+        chart = pygame.Rect(body.x, table.bottom + p.px(8), body.width,
+                            body.bottom - table.bottom - button_h - p.px(16))
+    else:
+        table = pygame.Rect(body.x, body.y, int(body.width * 0.48), body.height - button_h - p.px(8))
+        chart = pygame.Rect(table.right + p.px(16), body.y, body.right - table.right - p.px(16), table.height)
+    standings = g.standings()
+    n = len(standings)
+    row_h = min(p.px(58), table.height // (n + 1))
+    cols = (("ui_col_place", 0.2), ("ui_col_player", 0.34), ("ui_col_points", 0.23), ("ui_col_moths", 0.23))
+    xs = [table.x]
+    for _, frac in cols:
+        xs.append(xs[-1] + int(table.width * frac))
+    for i, (key, _) in enumerate(cols):
+        p.text(p.t(key), pygame.Rect(xs[i], table.y, xs[i + 1] - xs[i], row_h).inflate(-p.px(4), 0), 22, theme.DIM)
+    for i, st in enumerate(standings):
+        y = table.y + row_h * (i + 1)
+        place = pygame.Rect(xs[0], y, xs[1] - xs[0], row_h)
+        if st.place == 1:
+            size = min(place.width, row_h) - p.px(12)
+            p.crown(pygame.Rect(place.centerx - size // 2, place.centery - size // 3, size, size * 2 // 3))
+        else:
+            p.text(str(st.place), place, 30)
+        p.chip(pygame.Rect(xs[1], y, xs[2] - xs[1], row_h).inflate(-p.px(6), -p.px(6)),
+               t.seated[st.player], t.name(st.player), px=28)
+        p.text(str(st.total), pygame.Rect(xs[2], y, xs[3] - xs[2], row_h), 32,
+               theme.WARN if st.place == 1 else theme.TEXT)
+        p.text(str(st.moths), pygame.Rect(xs[3], y, xs[4] - xs[3], row_h), 28)
+    chart_per_round(p, s, chart)
+    p.button(pygame.Rect(body.right - p.px(280), body.bottom - button_h, p.px(280), button_h),
+             p.t("ui_new_game"), Act("new_game"), colour=theme.GOOD, ink=theme.BLACK, px=26)
+
+
+def chart_per_round(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    """Each player's running total after each round, one line per player in the seat's colour."""
+    t = s.table
+    g = t.game
+    p.fill(theme.PANEL, box, radius=12)
+    p.text(p.t("ui_chart"), pygame.Rect(box.x, box.y + p.px(4), box.width, p.px(32)), 22, theme.DIM)
+    rounds = len(g.scores)
+    if not rounds:
+        return
+    running = [[0] * (rounds + 1) for _ in range(g.players)]
+    for r_i, row in enumerate(g.scores, start=1):
+        for q in range(g.players):
+            running[q][r_i] = running[q][r_i - 1] + row[q].points
+    top = max(max(line) for line in running) or 1
+    plot = pygame.Rect(box.x + p.px(44), box.y + p.px(40), box.width - p.px(60), box.height - p.px(76))
+    pygame.draw.line(p.surface, theme.DIM, plot.bottomleft, plot.bottomright, 1)
+    pygame.draw.line(p.surface, theme.DIM, plot.bottomleft, plot.topleft, 1)
+    p.text(str(top), pygame.Rect(box.x + p.px(2), plot.y - p.px(10), p.px(40), p.px(22)), 18, theme.DIM, min_px=18)
+    p.text("0", pygame.Rect(box.x + p.px(2), plot.bottom - p.px(12), p.px(40), p.px(22)), 18, theme.DIM, min_px=18)
+    for r_i in range(1, rounds + 1):
+        x = plot.x + plot.width * r_i // rounds
+        p.text(str(r_i), pygame.Rect(x - p.px(20), plot.bottom + p.px(4), p.px(40), p.px(24)), 20, theme.DIM)
+    for q in range(g.players):
+        colour = theme.seat_colour(t.seated[q] if q < len(t.seated) else q)
+        points = [(plot.x + plot.width * r_i // rounds, plot.bottom - plot.height * v // top)
+                  for r_i, v in enumerate(running[q])]
+        pygame.draw.lines(p.surface, colour, False, points, max(2, p.px(4)))
+        for pt in points[1:]:
+            pygame.draw.circle(p.surface, colour, pt, max(3, p.px(5)))

@@ -1,0 +1,196 @@
+"""Seating, the oldest player, the deal and the table itself (the discard top, whose turn it
+is, the guard, the piles, hand counts and scores), the spider's gift and "who is out"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from ...cards import Card, Kind, neighbours
+from ...controller import Stage
+from ...i18n.lookup import kind_name
+from . import theme
+from .actions import Act
+from .common import Scene, header, players_panel
+from .paint import Painter
+
+PLAYABLE_KINDS = (Kind.NUMBER, Kind.ANT, Kind.SPIDER, Kind.COCKROACH, Kind.MOSQUITO, Kind.MOTH)
+
+
+def card_grid(p: Painter, box: pygame.Rect, numbers: Sequence[int], kinds: Sequence[Kind],
+              act: str) -> None:
+    """Rows of kinds (named on the left), a button per number: tapping one names that card."""
+    rows = len(kinds)
+    row_h = min(p.px(56), box.height // max(rows, 1))
+    label_w = int(box.width * (0.5 if len(numbers) <= 2 else 0.3))
+    cell_w = (box.width - label_w) // max(len(numbers), 1)
+    for r, kind in enumerate(kinds):
+        y = box.y + r * row_h
+        face, ink = theme.KIND_COLOURS[kind]
+        label = pygame.Rect(box.x, y + p.px(2), label_w - p.px(4), row_h - p.px(4))
+        p.fill(face, label, radius=8)
+        p.text(kind_name(p.lang, kind), label.inflate(-p.px(10), -p.px(4)), 24, ink)
+        for c, number in enumerate(numbers):
+            cell = pygame.Rect(box.x + label_w + c * cell_w, y, cell_w, row_h)
+            p.button(cell, str(number), Act(act, Card(kind, number)), colour=face, ink=ink, px=30)
+
+
+def draw_join(p: Painter, s: Scene) -> None:
+    t = s.table
+    r = header(p, s, p.t("ui_join_title"))
+    body = r.body.inflate(-p.px(20), -p.px(16))
+    seats = t.settings.seats
+    cols = 2 if p.portrait else min(seats, 4)
+    rows = -(-seats // cols)
+    button_h = p.px(60)
+    grid = pygame.Rect(body.x, body.y, body.width, body.height - button_h - p.px(10))
+    tile_w, tile_h = grid.width // cols, min(p.px(110), grid.height // rows)
+    for seat in range(seats):
+        tile = pygame.Rect(grid.x + (seat % cols) * tile_w, grid.y + (seat // cols) * tile_h,
+                           tile_w, tile_h).inflate(-p.px(10), -p.px(10))
+        key = s.ui.seat_keys[seat] if seat < len(s.ui.seat_keys) else ""
+        seated = seat in t.seated
+        label = t.settings.name(seat) if seated else p.t("what_seat", seat=seat + 1)
+        if key:
+            label += f"  [{key}]"
+        p.chip(tile, seat, label, px=28, lit=seated, act=Act("seat", seat))
+    bottom = pygame.Rect(body.x, body.bottom - button_h, body.width, button_h)
+    count = pygame.Rect(bottom.x, bottom.y, bottom.width // 2, bottom.height)
+    p.text(p.t("ui_seated", count=t.players), count, 30, align="left")
+    start = pygame.Rect(bottom.centerx, bottom.y, bottom.width // 2, bottom.height)
+    p.button(start, p.t("ui_start"), Act("start"), colour=theme.GOOD, ink=theme.BLACK, px=30,
+             enabled=t.players >= 3)
+
+
+def draw_oldest(p: Painter, s: Scene) -> None:
+    t = s.table
+    r = header(p, s, p.t("ui_oldest_title"))
+    body = r.body.inflate(-p.px(20), -p.px(16))
+    n = t.players
+    cols = 2 if p.portrait else min(n, 3)
+    rows = -(-n // cols)
+    tile_w, tile_h = body.width // cols, min(p.px(110), body.height // rows)
+    for player in range(n):
+        tile = pygame.Rect(body.x + (player % cols) * tile_w, body.y + (player // cols) * tile_h,
+                           tile_w, tile_h).inflate(-p.px(10), -p.px(10))
+        p.chip(tile, t.seated[player], t.name(player), px=34, act=Act("seat", t.seated[player]))
+
+
+def _split(p: Painter, body: pygame.Rect, left_frac: float) -> tuple[pygame.Rect, pygame.Rect]:
+    if p.portrait:
+        top_h = int(body.height * 0.42)
+        return (pygame.Rect(body.x, body.y, body.width, top_h),
+                pygame.Rect(body.x, body.y + top_h, body.width, body.height - top_h))
+    left_w = int(body.width * left_frac)
+    return (pygame.Rect(body.x, body.y, left_w, body.height),
+            pygame.Rect(body.x + left_w, body.y, body.width - left_w, body.height))
+
+
+def _card_box(p: Painter, area: pygame.Rect) -> pygame.Rect:
+    h = min(area.height, int(area.width * 1.4))
+    w = int(h / 1.4)
+    return pygame.Rect(area.centerx - w // 2, area.y, w, h)
+
+
+def _actions(p: Painter, box: pygame.Rect, acts: Sequence[tuple[str, Act, theme.RGB]]) -> None:
+    """A row (or two) of action buttons."""
+    if not acts:
+        return
+    per_row = len(acts) if len(acts) <= 2 or box.height < p.px(80) else -(-len(acts) // 2)
+    rows = -(-len(acts) // per_row)
+    w, h = box.width // per_row, box.height // rows
+    for i, (label, act, colour) in enumerate(acts):
+        cell = pygame.Rect(box.x + (i % per_row) * w, box.y + (i // per_row) * h, w, h)
+        ink = theme.BLACK if colour in (theme.GOOD, theme.WARN) else theme.BUTTON_TEXT
+        p.button(cell, label, act, colour=colour, ink=ink, px=24)
+
+
+def draw_deal(p: Painter, s: Scene) -> None:
+    t = s.table
+    g = t.game
+    r = header(p, s, p.t("ui_deal_title", round=g.round + 1, guard=t.name(g.guard)))
+    body = r.body.inflate(-p.px(16), -p.px(12))
+    left, right = _split(p, body, 0.34)
+    players_panel(p, s, left.inflate(-p.px(8), 0))
+    hint = pygame.Rect(right.x + p.px(8), right.y, right.width - p.px(8), p.px(34))
+    p.text(p.t("ui_tap_starter"), hint, 24, theme.DIM)
+    actions_h = p.px(52)
+    grid = pygame.Rect(hint.x, hint.bottom, hint.width, right.bottom - hint.bottom - actions_h)
+    card_grid(p, grid, (1, 2, 3, 4, 5), PLAYABLE_KINDS, "starter")
+    acts = pygame.Rect(hint.x, right.bottom - actions_h, hint.width, actions_h)
+    _actions(p, acts, [(p.t("ui_undo"), Act("undo"), theme.BUTTON)] if g.scores else [])
+
+
+def draw_play(p: Painter, s: Scene) -> None:
+    t = s.table
+    g = t.game
+    r = header(p, s)
+    body = r.body.inflate(-p.px(16), -p.px(10))
+    top = g.discard_top
+    seat = t.seated[g.active]
+    if p.portrait:
+        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.36))
+        card_area = pygame.Rect(upper.x, upper.y, upper.width // 2, upper.height)
+        info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height)
+        middle = pygame.Rect(body.x, upper.bottom, body.width, int(body.height * 0.28))
+        console = pygame.Rect(body.x, middle.bottom, body.width, body.bottom - middle.bottom)
+    else:
+        card_col = pygame.Rect(body.x, body.y, int(body.width * 0.28), body.height)
+        card_area = pygame.Rect(card_col.x, card_col.y, card_col.width, int(card_col.height * 0.78))
+        info = pygame.Rect(card_col.x, card_area.bottom, card_col.width, card_col.height - card_area.height)
+        middle = pygame.Rect(card_col.right + p.px(10), body.y, int(body.width * 0.33), body.height)
+        console = pygame.Rect(middle.right + p.px(10), body.y, body.right - middle.right - p.px(10), body.height)
+    p.card(_card_box(p, card_area.inflate(-p.px(8), -p.px(4))), top)
+    piles = (f"{p.t('ui_draw_pile')}: {g.draw_pile}\n{p.t('ui_discard_pile')}: {len(g.discard)}")
+    p.text(piles, info.inflate(-p.px(4), -p.px(4)), 22, theme.DIM)
+    turn_h = p.px(52)
+    turn = pygame.Rect(middle.x, middle.y, middle.width, turn_h)
+    p.chip(turn, seat, p.t("ui_turn", player=t.name(g.active)), px=32)
+    players_panel(p, s, pygame.Rect(middle.x, turn.bottom + p.px(6), middle.width,
+                                    middle.bottom - turn.bottom - p.px(6)))
+    if s.ui.out_menu:
+        draw_out_menu(p, s, console)
+        return
+    actions_h = p.px(96)
+    grid = pygame.Rect(console.x, console.y, console.width, console.height - actions_h)
+    if top is not None and t.stage is Stage.PLAY:
+        up, down = neighbours(top.number)
+        kinds = PLAYABLE_KINDS if g.active == g.guard else PLAYABLE_KINDS[:-1]
+        card_grid(p, grid, (up, down), kinds, "play")
+    elif t.stage is Stage.SPIDER:
+        draw_spider_choice(p, s, grid)
+    acts = pygame.Rect(console.x, console.bottom - actions_h, console.width, actions_h)
+    buttons = [(p.t("ui_draw"), Act("draw"), theme.GOOD)] if t.stage is Stage.PLAY else []
+    buttons += [(p.t("ui_caught"), Act("caught"), theme.CAUGHT), (p.t("ui_out"), Act("out_menu"), theme.BUTTON),
+                (p.t("ui_undo"), Act("undo"), theme.BUTTON)]
+    _actions(p, acts, buttons)
+
+
+def draw_spider_choice(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    t = s.table
+    giver = t.game.gift_from
+    assert giver is not None
+    title = pygame.Rect(box.x, box.y, box.width, p.px(60))
+    p.text(p.t("ui_spider_title", player=t.name(giver)), title, 26)
+    others = [q for q in range(t.players) if q != giver]
+    rows = len(others) + 1
+    row_h = min(p.px(54), (box.bottom - title.bottom) // rows)
+    for i, q in enumerate(others):
+        tile = pygame.Rect(box.x, title.bottom + i * row_h, box.width, row_h).inflate(-p.px(8), -p.px(6))
+        p.chip(tile, t.seated[q], t.name(q), px=28, act=Act("give", q))
+    last = pygame.Rect(box.x, title.bottom + len(others) * row_h, box.width, row_h)
+    p.button(last, p.t("ui_only_moths"), Act("give", None), px=24)
+
+
+def draw_out_menu(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    t = s.table
+    title = pygame.Rect(box.x, box.y, box.width, p.px(50))
+    p.text(p.t("ui_who_is_out"), title, 26)
+    rows = t.players + 1
+    row_h = min(p.px(54), (box.bottom - title.bottom) // rows)
+    for q in range(t.players):
+        tile = pygame.Rect(box.x, title.bottom + q * row_h, box.width, row_h).inflate(-p.px(8), -p.px(6))
+        p.chip(tile, t.seated[q], t.name(q), px=28, act=Act("out", q))
+    back = pygame.Rect(box.x, title.bottom + t.players * row_h, box.width, row_h)
+    p.button(back, p.t("ui_back"), Act("back"), px=24)
