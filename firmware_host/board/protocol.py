@@ -27,7 +27,7 @@ _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _KEY_FIRST = "abcdefghijklmnopqrstuvwxyz"
 _KEY_CHARS = _KEY_FIRST + _DIGITS + "_"
 _VALUE_CHARS = _DIGITS + _UPPER + _KEY_FIRST + "_.,:+-"
-MAX_KEY = 12
+MAX_KEY = 16
 MAX_VALUE = 48
 
 
@@ -36,7 +36,7 @@ class ProtocolError(ValueError):
 
     def __init__(self, reason, detail):
         # type: (str, str) -> None
-        ValueError.__init__(self, detail)
+        super().__init__(detail)
         self.reason = reason
         self.detail = detail
 

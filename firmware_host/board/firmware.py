@@ -1,0 +1,351 @@
+"""The buzzer board's main loop: the protocol (PROTOCOL.md), races, LEDs and the heartbeat.
+
+Runs under MicroPython on the Pico (main.py passes hw_rp2.Hardware) and, unchanged, under the
+MicroPython unix port or CPython with hw_fake.FakeHardware on a pty. All timing that matters is
+in the PIO edge loggers: this loop only unwraps their words, talks and schedules GO, so a slow
+USB write (up to 500 ms with no host reading) delays reports, never changes a timestamp.
+
+The hardware layer ``hw`` offers: ``tick_hz``, ``buttons``, ``boot_id``, ``now_us()``,
+``restart_loggers(loop_count) -> sync_us``, ``read_words() -> [(input, word, read_us)]``
+(input ``buttons`` is the GO logger), ``take_drops() -> [input]``, ``held() -> [bool]``,
+``go(on, btns)``, ``set_led(btn, on)``, ``read_input() -> bytes``, ``write(bytes)``,
+``idle(ms)``, ``feed()`` (the watchdog) and ``log(exc)`` (the fake prints, the board cannot:
+its stderr is the link).
+"""
+
+import protocol as P
+import ticks as T
+
+FW_VERSION = "0.1.0"
+DEFAULT_LOCKOUT_US = 25000
+RING_FRAMES = 64  # frames kept for resending after a NAK
+REPLY_CACHE = 16  # replies kept for repeated requests
+HEARTBEAT_RACE_US = 10000
+HEARTBEAT_IDLE_US = 250000
+TIME_GUARD_US = 100  # an edge is in its FIFO this soon after it happens
+GO_WORD_WAIT_US = 100000  # GO pin raised but its logger reported nothing: a wiring fault
+ARMED_FLASH_US = 150000
+WINNER_HALF_US = 500000
+LOSER_HALF_US = 100000
+MAX_RACE = 2147483647
+
+IDLE = "idle"
+ARMED = "armed"
+GOING = "going"
+RACING = "racing"
+LED_MODES = ("off", "armed", "go", "winner", "loser")
+
+
+class Board:
+    """The board's state: link sequence numbers, the race, LEDs and the loggers' epoch."""
+
+    def __init__(self, hw):
+        # type: (object) -> None
+        self.hw = hw  # type: ignore[var-annotated]
+        self.tick_hz = hw.tick_hz  # type: ignore[attr-defined]
+        self.buttons = hw.buttons  # type: ignore[attr-defined]
+        self.seq = 0
+        self.ring = []  # type: list[tuple[int, bytes]]
+        self.replies = []  # type: list[tuple[int, bytes]]
+        self.host_seq = P.NO_SEQ
+        self.lines = P.LineBuffer()
+        self.bad = 0
+        self.naks = 0
+        self.drops = 0
+        self.errors = 0
+        self.state = IDLE
+        self.race = 0
+        self.race_btns = []  # type: list[int]
+        self.timeout_ticks = 0
+        self.arm_fields = []  # type: list[tuple[str, object]]
+        self.go_at_us = 0
+        self.go_raised_us = -1
+        self.deadline_ticks = 0
+        self.held = [False] * self.buttons
+        self.led_mode = ["off"] * self.buttons
+        self.led_since = [0] * self.buttons
+        self.led_on = [False] * self.buttons
+        self.epoch = T.Epoch(0, self.tick_hz)
+        self.lockout_ticks = 0
+        self.next_time_us = 0
+        self.start_us = 0
+
+    # -- sending --------------------------------------------------------------------------
+
+    def send(self, verb, fields):
+        # type: (str, list[tuple[str, object]]) -> bytes
+        line = P.encode(self.seq, verb, fields)
+        self.ring.append((self.seq, line))
+        if len(self.ring) > RING_FRAMES:
+            self.ring.pop(0)
+        self.seq = P.next_seq(self.seq)
+        self.hw.write(line)
+        return line
+
+    def _nak(self):
+        # type: () -> None
+        self.naks += 1
+        self.send("NAK", [("last", "-" if self.host_seq == P.NO_SEQ else self.host_seq)])
+
+    def _resend(self, fields):
+        # type: (dict[str, str]) -> None
+        last = P.get_seq_or_none(fields, "last")
+        if not self.ring:
+            return
+        oldest = self.ring[0][0]
+        first_wanted = P.next_seq(last) if last != P.NO_SEQ else oldest
+        missing = P.seq_after(oldest, first_wanted)
+        if missing > 0:  # asked for frames the ring no longer holds
+            self.send("LOST", [("from", first_wanted), ("to", (oldest - 1) % P.SEQ_MOD)])
+        for seq, line in list(self.ring):
+            if P.seq_after(seq, first_wanted) >= 0 and P.seq_after(seq, self.seq) < 0:
+                self.hw.write(line)
+
+    # -- start-up and the main loop -------------------------------------------------------
+
+    def start(self):
+        # type: () -> None
+        self.start_us = self.hw.now_us()
+        self._restart(DEFAULT_LOCKOUT_US)
+        for btn in range(self.buttons):
+            self.hw.set_led(btn, False)
+        self.send("HELLO", self._hello_fields())
+
+    def step(self):
+        # type: () -> None
+        now = self.hw.now_us()  # before draining: the heartbeat promises edges up to here
+        data = self.hw.read_input()
+        if data:
+            for line in self.lines.feed(data):
+                self.handle_line(line)
+        self.poll_edges()
+        self._drive_go(now)
+        self._drive_leds(now)
+        if now >= self.next_time_us:
+            guard = T.us_to_ticks(TIME_GUARD_US, self.tick_hz)
+            self.send("TIME", [("ticks", max(0, self.epoch.now_ticks(now) - guard))])
+            wait = HEARTBEAT_IDLE_US if self.state == IDLE else HEARTBEAT_RACE_US
+            self.next_time_us = now + wait
+        self.hw.feed()
+
+    def poll_edges(self):
+        # type: () -> None
+        go_input = self.buttons
+        for index, word, read_us in self.hw.read_words():
+            t = self.epoch.edge_ticks(word, read_us)
+            level = T.word_level(word)
+            if index == go_input:
+                if level == 1 and self.state == GOING and self.go_raised_us >= 0:
+                    self.state = RACING
+                    self.deadline_ticks = t + self.timeout_ticks
+                    self.send("GO", [("race", self.race), ("ticks", t)])
+            elif 0 <= index < self.buttons:
+                self.held[index] = level == 0
+                self.send("RELEASE" if level else "PRESS", [("btn", index), ("ticks", t)])
+        for index in self.hw.take_drops():
+            self.drops += 1
+            self.send("DROP", [("btn", index)])
+
+    def _drive_go(self, now):
+        # type: (int) -> None
+        if self.state == GOING:
+            if self.go_raised_us < 0 and now >= self.go_at_us:
+                self.hw.go(True, self.race_btns)
+                self.go_raised_us = now
+                for btn in self.race_btns:
+                    self._set_mode(btn, "go", now)
+                    self.led_on[btn] = True  # hw.go lit it together with the GO pin
+            elif self.go_raised_us >= 0 and now - self.go_raised_us > GO_WORD_WAIT_US:
+                self.hw.go(False, [])
+                self.state = IDLE
+                self.send("END", [("race", self.race), ("why", "nogo")])
+        elif self.state == RACING and self.epoch.now_ticks(now) >= self.deadline_ticks:
+            self.hw.go(False, [])
+            self.state = IDLE
+            self.send("END", [("race", self.race), ("why", "timeout")])
+
+    def _set_mode(self, btn, mode, now):
+        # type: (int, str, int) -> None
+        self.led_mode[btn] = mode
+        self.led_since[btn] = now
+
+    def _drive_leds(self, now):
+        # type: (int) -> None
+        for btn in range(self.buttons):
+            mode = self.led_mode[btn]
+            age = now - self.led_since[btn]
+            if mode == "go":
+                on = True
+            elif mode == "armed":
+                on = age < ARMED_FLASH_US
+            elif mode == "winner":
+                on = (age // WINNER_HALF_US) % 2 == 0
+            elif mode == "loser":
+                on = (age // LOSER_HALF_US) % 2 == 0
+            else:
+                on = False
+            if on != self.led_on[btn]:
+                self.hw.set_led(btn, on)
+                self.led_on[btn] = on
+
+    def _restart(self, lockout_us):
+        # type: (int) -> None
+        self.poll_edges()  # words of the old epoch are unwrapped against the old epoch
+        loop = T.lockout_loop_count(T.us_to_ticks(lockout_us, self.tick_hz))
+        self.lockout_ticks = loop + T.LOCKOUT_FIXED_TICKS
+        self.epoch = T.Epoch(self.hw.restart_loggers(loop), self.tick_hz)
+        self.held = list(self.hw.held())
+
+    # -- receiving ------------------------------------------------------------------------
+
+    def handle_line(self, line):
+        # type: (bytes) -> None
+        try:
+            seq, verb, fields = P.decode(line)
+        except P.ProtocolError:
+            self.bad += 1
+            self._nak()
+            return
+        if verb == "NAK":
+            try:
+                self._resend(fields)
+            except P.ProtocolError:
+                self.bad += 1
+            return
+        self.host_seq = seq
+        if verb == "HELLO":
+            self.replies = []
+        else:
+            for done_seq, reply in self.replies:
+                if done_seq == seq:
+                    self.hw.write(reply)  # a repeated request: the same reply, nothing redone
+                    return
+        try:
+            rverb, rfields = self._request(verb, fields)
+        except P.ProtocolError as exc:
+            rverb, rfields = "ERR", [("code", exc.reason)]
+        reply = self.send(rverb, [("re", seq)] + rfields)
+        self.replies.append((seq, reply))
+        if len(self.replies) > REPLY_CACHE:
+            self.replies.pop(0)
+
+    def _request(self, verb, fields):
+        # type: (str, dict[str, str]) -> tuple[str, list[tuple[str, object]]]
+        now = self.hw.now_us()
+        if verb == "HELLO":
+            return "HELLO", self._hello_fields()
+        if verb == "PING":
+            return "PONG", [("ticks", self.epoch.now_ticks(now))]
+        if verb == "ARM":
+            return self._arm(fields, now)
+        if verb == "GO":
+            return self._go(fields, now)
+        if verb == "LED":
+            self._leds(fields, now)
+            return "OK", []
+        if verb == "ABORT":
+            P.get_int(fields, "race", 0, MAX_RACE)
+            self._abort(now)
+            return "OK", []
+        if verb == "STATUS":
+            return "STATUS", self._status_fields(now)
+        return "ERR", [("code", "verb")]
+
+    def _hello_fields(self):
+        # type: () -> list[tuple[str, object]]
+        return [
+            ("proto", P.PROTO), ("fw", FW_VERSION), ("tick_hz", self.tick_hz), ("buttons", self.buttons),
+            ("boot", self.hw.boot_id), ("uptime_ms", (self.hw.now_us() - self.start_us) // 1000),
+        ]
+
+    def _status_fields(self, now):
+        # type: (int) -> list[tuple[str, object]]
+        return [
+            ("state", self.state), ("race", self.race),
+            ("held", [b for b in range(self.buttons) if self.held[b]]),
+            ("drops", self.drops), ("bad", self.bad), ("naks", self.naks), ("errors", self.errors),
+            ("ticks", self.epoch.now_ticks(now)), ("uptime_ms", (now - self.start_us) // 1000),
+        ]
+
+    def _arm(self, fields, now):
+        # type: (dict[str, str], int) -> tuple[str, list[tuple[str, object]]]
+        race = P.get_int(fields, "race", 1, MAX_RACE)
+        btns = P.get_list(fields, "btns", 0, self.buttons - 1, self.buttons)
+        lockout_us = P.get_int(fields, "lockout_us", 100, 1000000)
+        timeout_ms = P.get_int(fields, "timeout_ms", 1, 30000)
+        if not btns:
+            raise P.ProtocolError(P.BAD_ARGS, "btns is empty")
+        if race == self.race and self.state != IDLE:
+            return "ARMED", self.arm_fields  # repeated: nothing restarts
+        self._abort(now)
+        self._restart(lockout_us)
+        self.state = ARMED
+        self.race = race
+        self.race_btns = btns
+        self.timeout_ticks = T.us_to_ticks(timeout_ms * 1000, self.tick_hz)
+        self.go_raised_us = -1
+        for btn in range(self.buttons):
+            self._set_mode(btn, "armed" if btn in btns else "off", now)
+        self.arm_fields = [
+            ("race", race), ("ticks", self.epoch.base_ticks),
+            ("held", [b for b in btns if self.held[b]]), ("lockout_ticks", self.lockout_ticks),
+        ]
+        return "ARMED", self.arm_fields
+
+    def _go(self, fields, now):
+        # type: (dict[str, str], int) -> tuple[str, list[tuple[str, object]]]
+        race = P.get_int(fields, "race", 1, MAX_RACE)
+        delay_ms = P.get_int(fields, "delay_ms", 0, 10000)
+        if race != self.race:
+            return "ERR", [("code", "race")]
+        if self.state == ARMED:
+            self.state = GOING
+            self.go_at_us = now + delay_ms * 1000
+            self.go_raised_us = -1
+        elif self.state == IDLE and not self.arm_fields:
+            return "ERR", [("code", "state")]
+        return "GOING", [("race", race)]
+
+    def _leds(self, fields, now):
+        # type: (dict[str, str], int) -> None
+        text = fields.get("set")
+        if text is None:
+            raise P.ProtocolError(P.BAD_ARGS, "set is missing")
+        changes = []  # type: list[tuple[int, str]]
+        for part in text.split(","):
+            colon = part.find(":")
+            btn_text, mode = part[:colon], part[colon + 1 :]
+            if colon < 1 or mode not in LED_MODES or not btn_text.isdigit() or int(btn_text) >= self.buttons:
+                raise P.ProtocolError(P.BAD_ARGS, "LED " + part + " is not BTN:MODE")
+            changes.append((int(btn_text), mode))
+        for btn, mode in changes:
+            self._set_mode(btn, mode, now)
+
+    def _abort(self, now):
+        # type: (int) -> None
+        if self.state != IDLE:
+            self.hw.go(False, [])
+        self.state = IDLE
+        self.arm_fields = []
+        for btn in range(self.buttons):
+            self._set_mode(btn, "off", now)
+
+
+def run(hw):
+    # type: (object) -> None
+    """Start the board and loop forever (until KeyboardInterrupt or the host goes away)."""
+    board = Board(hw)
+    board.start()
+    idle = hw.idle  # type: ignore[attr-defined]
+    step = board.step
+    while True:
+        try:
+            step()
+        except Exception as exc:  # a bug must not stop the board (KeyboardInterrupt passes)
+            board.errors += 1
+            hw.log(exc)  # type: ignore[attr-defined]
+            try:
+                board.send("ERR", [("code", "internal")])
+            except Exception:
+                pass
+        idle(1)
