@@ -1,0 +1,36 @@
+"""Errors of the buzzer board link and adapter: one sentence each, naming the bad value.
+
+Each inherits from :class:`firmware_host.errors.AdapterError` and the builtin that fits.
+"""
+
+from __future__ import annotations
+
+from .errors import AdapterError
+
+
+class BoardError(AdapterError):
+    """Base of every buzzer board error."""
+
+
+class BoardNotFound(BoardError, OSError):
+    """No board on the named port, or none found by its USB vendor id."""
+
+
+class BoardTimeout(BoardError, TimeoutError):
+    """The board did not answer a request in time, even after the retries."""
+
+
+class BoardMismatch(BoardError, ValueError):
+    """The board speaks another major protocol version: flash matching firmware."""
+
+
+class BoardRefused(BoardError, RuntimeError):
+    """The board answered a request with ``ERR``."""
+
+
+class LinkDown(BoardError, ConnectionError):
+    """The link to the board is down (unplugged, or not connected yet)."""
+
+
+class RaceVoidedError(BoardError, RuntimeError):
+    """A race in progress was voided (the link dropped, or edges may have been lost)."""
