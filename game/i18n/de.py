@@ -80,6 +80,7 @@ TEXT: dict[str, str] = {
     "word_share": "gewinnen gemeinsam",
     "what_input": "diese Eingabe",
     "what_seat": "Platz {seat}",
+    "ui_seat": "Platz {seat}",
     "ui_title": "Mogel Motte",
     "ui_round": "Runde {round} von {rounds}",
     "ui_guard": "Wache",

@@ -87,6 +87,7 @@ UI: dict[str, str] = {
     "word_share": "share the win",
     "what_input": "this input",
     "what_seat": "seat {seat}",
+    "ui_seat": "Seat {seat}",
     "ui_title": "Cheating Moth",
     "ui_round": "Round {round} of {rounds}",
     "ui_guard": "Guard",

@@ -80,6 +80,7 @@ TEXT: dict[str, str] = {
     "word_share": "comparten la victoria",
     "what_input": "esta entrada",
     "what_seat": "el puesto {seat}",
+    "ui_seat": "Puesto {seat}",
     "ui_title": "Polilla Tramposa",
     "ui_round": "Ronda {round} de {rounds}",
     "ui_guard": "Guardián",

@@ -109,7 +109,11 @@ def key_scenes(scene: Scene, have: dict[str, Scene]) -> Iterator[tuple[str, Scen
             yield "settings", Scene(t, ui, scene.now_ns)
             yield "attract", scene
         return
-    if name == "vote" and (t.dispute is None or not t.dispute.votes):
+    if name == "vote":
+        votes = t.dispute.votes if t.dispute is not None else ()
+        had = have.get("vote")
+        if had is None or votes and had.table.dispute is not None and not had.table.dispute.votes:
+            yield name, scene
         return
     if name in KEY_SCREENS and name not in have:
         yield name, scene

@@ -54,11 +54,17 @@ class Fonts:
     """pygame Font objects by pixel size, and rendered text surfaces (an LRU cache: a table
     screen shows the same few dozen strings frame after frame)."""
 
-    def __init__(self, path: Path, cache_size: int = 1024) -> None:
+    def __init__(self, path: Path, cache_size: int = 1024, hangul: Fonts | None = None) -> None:
         self.path = path
+        self.hangul = hangul   # draws any text with Hangul in it (a language's own name, say)
         self._fonts: dict[int, pygame.font.Font] = {}
         self._surfaces: OrderedDict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = OrderedDict()
         self._cache_size = cache_size
+
+    def _for(self, text: str) -> Fonts:
+        if self.hangul is not None and any("\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e" for ch in text):
+            return self.hangul
+        return self
 
     def get(self, px: int) -> pygame.font.Font:
         font = self._fonts.get(px)
@@ -68,12 +74,15 @@ class Fonts:
         return font
 
     def size(self, text: str, px: int) -> tuple[int, int]:
-        return self.get(px).size(text)
+        return self._for(text).get(px).size(text)
 
     def line_height(self, px: int) -> int:
         return self.get(px).get_linesize()
 
     def render(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
+        owner = self._for(text)
+        if owner is not self:
+            return owner.render(text, px, color)
         key = (text, px, color)
         surface = self._surfaces.get(key)
         if surface is not None:
@@ -84,6 +93,17 @@ class Fonts:
         if len(self._surfaces) > self._cache_size:
             self._surfaces.popitem(last=False)
         return surface
+
+
+def fonts_for(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> tuple[Fonts, FontChoice]:
+    """The fonts to draw ``lang`` with (Hangul text anywhere, such as "한국어" on the settings
+    screen, falls back to the Hangul font when one exists) and what was chosen."""
+    choice = choose(lang, hangul_candidates)
+    korean = choose("ko", hangul_candidates)
+    hangul = Fonts(korean.path) if korean.lang == "ko" else None
+    if choice.lang == "ko":
+        return Fonts(choice.path), choice
+    return Fonts(choice.path, hangul=hangul), choice
 
 
 def missing_glyphs(path: Path, text: str) -> str:

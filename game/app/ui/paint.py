@@ -174,8 +174,6 @@ class Painter:
         name_box = pygame.Rect(box.x + box.width // 12, box.bottom - box.height // 4,
                                box.width * 10 // 12, box.height // 5)
         self.text(kind_name(self.lang, card.kind), name_box, 30, ink, min_px=theme.MIN_TEXT)
-        corner = pygame.Rect(box.x + self.px(8), box.y + self.px(4), box.width // 4, box.height // 8)
-        self.text(str(card.number), corner, 24, ink, align="left")
 
     def guard_mark(self, centre: tuple[int, int], radius: int) -> None:
         """The Guard Bug: a red beetle (a body, a head and the split between the wings)."""

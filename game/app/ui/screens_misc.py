@@ -31,9 +31,15 @@ def draw_settings(p: Painter, s: Scene) -> None:
     body = r.body.inflate(-p.px(16), -p.px(8))
     row_h = p.px(48)
     # languages
-    lang_row = pygame.Rect(body.x, body.y, body.width, row_h)
-    label_w = int(body.width * (0.3 if not p.portrait else 0.34))
-    p.text(p.t("ui_language"), pygame.Rect(lang_row.x, lang_row.y, label_w, row_h), 24, theme.DIM, align="left")
+    if p.portrait:
+        p.text(p.t("ui_language"), pygame.Rect(body.x, body.y, body.width, row_h), 24, theme.DIM, align="left")
+        lang_row = pygame.Rect(body.x, body.y + row_h, body.width, row_h)
+        label_w = 0
+    else:
+        lang_row = pygame.Rect(body.x, body.y, body.width, row_h)
+        label_w = int(body.width * 0.3)
+        p.text(p.t("ui_language"), pygame.Rect(lang_row.x, lang_row.y, label_w, row_h), 24, theme.DIM,
+               align="left")
     lang_w = (body.width - label_w) // len(LANGUAGES)
     for i, code in enumerate(LANGUAGES):
         cell = pygame.Rect(lang_row.x + label_w + i * lang_w, lang_row.y, lang_w, row_h)
@@ -44,14 +50,18 @@ def draw_settings(p: Painter, s: Scene) -> None:
     rules = s.table.settings.rules
     assert set(VARIANTS) == {f.name for f in fields(Rules)} - {"deck"}
     editable = rules_editable(s)
-    bottom_h = p.px(56)
-    line_h = min(p.px(44), (body.bottom - bottom_h - lang_row.bottom - p.px(8)) // len(VARIANTS))
+    bottom_h = p.px(90 if p.portrait else 56)
+    line_h = min(p.px(100 if p.portrait else 44), (body.bottom - bottom_h - lang_row.bottom - p.px(8)) // len(VARIANTS))
     label_w = int(body.width * 0.55)
     y = lang_row.bottom + p.px(8)
     for name in VARIANTS:
-        label = pygame.Rect(body.x, y, label_w, line_h)
+        if p.portrait:
+            label = pygame.Rect(body.x, y, body.width, line_h // 2)
+            value = pygame.Rect(body.x + body.width // 3, y + line_h // 2, body.width * 2 // 3, line_h // 2)
+        else:
+            label = pygame.Rect(body.x, y, label_w, line_h)
+            value = pygame.Rect(body.x + label_w, y, body.width - label_w, line_h)
         p.text(p.t(f"var_{name}"), label.inflate(-p.px(4), 0), 22, align="left")
-        value = pygame.Rect(body.x + label_w, y, body.width - label_w, line_h)
         if editable:
             p.button(value, p.t(variant_value_key(rules, name)), Act("variant", name), px=22)
         else:
@@ -74,7 +84,7 @@ def draw_settings(p: Painter, s: Scene) -> None:
 
 def draw_attract_banner(p: Painter) -> None:
     """Over the demo game: the title and the invitation to press a button."""
-    band_h = p.px(170)
+    band_h = p.px(260 if p.portrait else 170)
     band = pygame.Rect(0, (p.height - band_h) // 2, p.width, band_h)
     shade = pygame.Surface(band.size, pygame.SRCALPHA)
     shade.fill((0, 0, 0, 215))

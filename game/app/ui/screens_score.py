@@ -34,6 +34,9 @@ def draw_penalty(p: Painter, s: Scene) -> None:
     g = t.game
     r = header(p, s, p.t("ui_round_over", round=g.round))
     body = r.body.inflate(-p.px(12), -p.px(8))
+    if p.portrait:
+        _penalty_blocks(p, s, body)
+        return
     n = t.players
     row_h = min(p.px(56), body.height // (n + 1))
     head = pygame.Rect(body.x, body.y, body.width, row_h)
@@ -66,11 +69,50 @@ def draw_penalty(p: Painter, s: Scene) -> None:
         p.button(cells[6], p.t("ui_ok"), Act("penalty_ok", player), colour=theme.GOOD, ink=theme.BLACK, px=24)
 
 
+def _penalty_blocks(p: Painter, s: Scene, body: pygame.Rect) -> None:
+    """Portrait: a block per player, name and counts on top, the three fields below."""
+    t = s.table
+    g = t.game
+    n = t.players
+    block_h = min(p.px(190), body.height // n)
+    for player in range(n):
+        block = pygame.Rect(body.x, body.y + player * block_h, body.width, block_h - p.px(8))
+        entry = g.entries[player] if player < len(g.entries) else None
+        focused = s.ui.penalty_row == player and entry is None
+        p.fill(theme.PANEL_HI if focused else theme.PANEL, block, radius=10)
+        top = pygame.Rect(block.x, block.y, block.width, block.height * 2 // 5)
+        official = g.hands[player] if player < len(g.hands) else 0
+        p.chip(pygame.Rect(top.x + p.px(6), top.y + p.px(6), top.width * 2 // 5, top.height - p.px(12)),
+               t.seated[player], t.name(player), px=26)
+        values = (entry.moths, entry.actions, entry.numbers) if entry is not None else tuple(s.ui.form(player))
+        points = entry.points if entry is not None else points_of(list(values))
+        summary = f"{p.t('ui_col_cards')}: {official}   {p.t('ui_col_points')}: {points}"
+        if entry is not None:
+            summary += f"   {p.t('ui_col_vanished')}: {official - entry.cards}"
+        p.text(summary, pygame.Rect(top.x + top.width * 2 // 5 + p.px(12), top.y, top.width * 3 // 5 - p.px(18),
+                                    top.height), 22, theme.WARN if entry is not None else theme.TEXT, align="left")
+        lower = pygame.Rect(block.x + p.px(6), top.bottom, block.width - p.px(12), block.bottom - top.bottom - p.px(6))
+        ok_w = lower.width // 6
+        field_w = (lower.width - ok_w) // 3
+        for i, key in enumerate(("ui_col_moths", "ui_col_actions", "ui_col_numbers")):
+            cell = pygame.Rect(lower.x + i * field_w, lower.y, field_w, lower.height)
+            label = pygame.Rect(cell.x, cell.y, cell.width, cell.height // 3)
+            p.text(p.t(key), label, 20, theme.DIM)
+            stepper = pygame.Rect(cell.x + p.px(4), label.bottom, cell.width - p.px(8), cell.height - label.height)
+            if entry is None:
+                _stepper(p, stepper, player, i, values[i], focused and s.ui.penalty_col == i)
+            else:
+                p.text(str(values[i]), stepper, 28, theme.GOOD)
+        if entry is None:
+            p.button(pygame.Rect(lower.right - ok_w, lower.y + lower.height // 3, ok_w, lower.height * 2 // 3),
+                     p.t("ui_ok"), Act("penalty_ok", player), colour=theme.GOOD, ink=theme.BLACK, px=24)
+
+
 def _stepper(p: Painter, box: pygame.Rect, player: int, field: int, value: int, focused: bool) -> None:
     bw = min(box.height, box.width // 3)
     minus = pygame.Rect(box.x, box.y, bw, box.height)
     plus = pygame.Rect(box.right - bw, box.y, bw, box.height)
-    p.button(minus, "−", Act("penalty_add", (player, field, -1)), px=26, enabled=value > 0)
+    p.button(minus, "–", Act("penalty_add", (player, field, -1)), px=26, enabled=value > 0)
     p.button(plus, "+", Act("penalty_add", (player, field, 1)), px=26)
     middle = pygame.Rect(minus.right, box.y, plus.x - minus.right, box.height)
     if focused:
@@ -94,7 +136,7 @@ def draw_summary(p: Painter, s: Scene) -> None:
     table = pygame.Rect(body.x, line.bottom + p.px(6), body.width, body.bottom - line.bottom - p.px(6))
     n = t.players
     row_h = min(p.px(52), table.height // (n + 1))
-    cols = (("ui_col_player", 0.3), ("ui_col_cards", 0.16), ("ui_col_vanished", 0.2),
+    cols = (("ui_col_player", 0.26), ("ui_col_cards", 0.17), ("ui_col_vanished", 0.23),
             ("ui_col_points", 0.16), ("ui_col_total", 0.18))
     xs = [table.x]
     for _, frac in cols:

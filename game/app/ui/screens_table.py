@@ -51,7 +51,7 @@ def draw_join(p: Painter, s: Scene) -> None:
                            tile_w, tile_h).inflate(-p.px(10), -p.px(10))
         key = s.ui.seat_keys[seat] if seat < len(s.ui.seat_keys) else ""
         seated = seat in t.seated
-        label = t.settings.name(seat) if seated else p.t("what_seat", seat=seat + 1)
+        label = t.settings.name(seat) if seated else p.t("ui_seat", seat=seat + 1)
         if key:
             label += f"  [{key}]"
         p.chip(tile, seat, label, px=28, lit=seated, act=Act("seat", seat))
@@ -130,10 +130,10 @@ def draw_play(p: Painter, s: Scene) -> None:
     top = g.discard_top
     seat = t.seated[g.active]
     if p.portrait:
-        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.36))
+        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.25))
         card_area = pygame.Rect(upper.x, upper.y, upper.width // 2, upper.height)
         info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height)
-        middle = pygame.Rect(body.x, upper.bottom, body.width, int(body.height * 0.28))
+        middle = pygame.Rect(body.x, upper.bottom + p.px(6), body.width, int(body.height * 0.33))
         console = pygame.Rect(body.x, middle.bottom, body.width, body.bottom - middle.bottom)
     else:
         card_col = pygame.Rect(body.x, body.y, int(body.width * 0.28), body.height)
@@ -152,7 +152,9 @@ def draw_play(p: Painter, s: Scene) -> None:
     if s.ui.out_menu:
         draw_out_menu(p, s, console)
         return
-    actions_h = p.px(96)
+    actions_h = p.px(60 if p.portrait else 96)
+    console = console.move(0, p.px(8) if p.portrait else 0)
+    console.height -= p.px(8) if p.portrait else 0
     grid = pygame.Rect(console.x, console.y, console.width, console.height - actions_h)
     if top is not None and t.stage is Stage.PLAY:
         up, down = neighbours(top.number)

@@ -1,0 +1,153 @@
+"""Input adapters the app can run on, and auto-detection: the serial buzzer board if its
+module is installed and a board answers, else the GPIO buttons on a Raspberry Pi, else
+keyboard seats. Every adapter has GpioRig's shape (see :class:`InputAdapter`)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from firmware_host.records import RigEvent, SeatLight
+
+from ...controller import Light
+from ...inputs import Go
+
+MONOTONIC = "monotonic"
+
+#: The controller's LED patterns on the adapters' lights (SeatLight has no slow or voting
+#: blink: the guard's slow blink uses the winner's slow blink, voting the fast one).
+LIGHTS: dict[Light, SeatLight] = {
+    Light.OFF: SeatLight.OFF, Light.ON: SeatLight.GO, Light.SLOW: SeatLight.WINNER,
+    Light.ARMED: SeatLight.ARMED, Light.WINNER: SeatLight.WINNER, Light.LOSER: SeatLight.LOSER,
+    Light.VOTING: SeatLight.LOSER,
+}
+
+#: Where the buzzer board's host adapter may live, and the function that opens it: it returns
+#: an adapter (GpioRig's shape, its own clock domain) or None when no board is plugged in.
+BOARD_OPENERS = (("firmware_host.board_rig", "open_board"), ("firmware_host.board", "open_board"),
+                 ("firmware_host.boardrig", "open_board"))
+
+
+class InputAdapter(Protocol):
+    @property
+    def clock(self) -> str: ...
+    @property
+    def resolution_ns(self) -> int: ...
+    @property
+    def seats(self) -> int: ...
+    def now_ns(self) -> int: ...
+    def drain(self) -> list[RigEvent]: ...
+    def arm(self, seats: Iterable[int]) -> object: ...
+    def go(self, seats: Iterable[int]) -> Go: ...
+    def show(self, lights: Mapping[int, SeatLight]) -> None: ...
+    def show_guard(self, on: bool) -> None: ...
+    def close(self) -> None: ...
+
+
+class KeyboardSeats:
+    """No hardware: seats are keys (the console turns key edges into presses), GO is the screen
+    flash and the sound, the clock is CLOCK_MONOTONIC. Key events are stamped when the loop
+    reads them (up to a frame late), so races are fair only to about a frame."""
+
+    clock = MONOTONIC
+    resolution_ns = 1_000_000
+
+    def __init__(self, seats: int = 5) -> None:
+        self.seats = seats
+
+    def now_ns(self) -> int:
+        return time.monotonic_ns()
+
+    def drain(self) -> list[RigEvent]:
+        return []
+
+    def arm(self, seats: Iterable[int]) -> object:
+        return None
+
+    def go(self, seats: Iterable[int]) -> Go:
+        return Go(self.now_ns(), self.clock)
+
+    def show(self, lights: Mapping[int, SeatLight]) -> None:
+        return None
+
+    def show_guard(self, on: bool) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+@dataclass(slots=True)
+class Detected:
+    adapter: InputAdapter
+    name: str                       # "board", "gpio" or "keyboard" (ui_input_<name>)
+    notes: list[str] = field(default_factory=list)
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.adapter.close()
+        for close in self.closers:
+            close()
+
+
+def _open_board(notes: list[str]) -> InputAdapter | None:
+    for module_name, function in BOARD_OPENERS:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        opener: Any = getattr(module, function, None)
+        if opener is None:
+            continue
+        try:
+            board: InputAdapter | None = opener()
+        except Exception as exc:  # a board that is there but will not talk: say so, go on
+            notes.append(f"buzzer board not used: {type(exc).__name__}: {exc}")
+            return None
+        return board
+    return None
+
+
+def _on_a_pi() -> bool:
+    return any(Path("/dev").glob("gpiochip*")) and os.environ.get("GPIOZERO_PIN_FACTORY", "") != "mock"
+
+
+def _open_gpio(notes: list[str], closers: list[Callable[[], None]]) -> InputAdapter | None:
+    from firmware_host.errors import AdapterError
+    from firmware_host.pinmap import load_pinmap
+    from game.errors import GameError
+
+    try:
+        from firmware_host.gpio import GpioRig, open_pin_factory
+
+        factory = open_pin_factory()
+        rig = GpioRig(load_pinmap(), pin_factory=factory)
+    except (AdapterError, GameError, ImportError, OSError) as exc:
+        notes.append(f"GPIO buttons not used: {exc}")
+        return None
+    closer = getattr(factory, "close", None)
+    if callable(closer):
+        closers.append(closer)
+    return rig
+
+
+def detect(requested: str = "auto", seats: int = 5) -> Detected:
+    """Open the input ``requested`` ("auto", "board", "gpio" or "keyboard")."""
+    notes: list[str] = []
+    closers: list[Callable[[], None]] = []
+    if requested in ("auto", "board"):
+        board = _open_board(notes)
+        if board is not None:
+            return Detected(board, "board", notes)
+        if requested == "board":
+            notes.append("no buzzer board found")
+    if requested == "gpio" or requested == "auto" and _on_a_pi():
+        rig = _open_gpio(notes, closers)
+        if rig is not None:
+            return Detected(rig, "gpio", notes, closers)
+    return Detected(KeyboardSeats(seats), "keyboard", notes)

@@ -1,0 +1,229 @@
+"""The app: the imperative shell around the table controller. Inputs (button edges from the
+adapter, console taps and keys, ticks) go into ``step``; the step's effects are executed:
+
+- ``Leds`` → the adapter's seat lights (only the seats that change) and the Caught! light;
+- ``PlaySound`` → the preloaded sound;
+- ``Arm`` → ``adapter.arm(seats)``;
+- ``ScheduleGo`` → at that time on the adapter's clock, ``adapter.go(seats)``, and the ``Go``
+  it stamps is fed back (dropped if the race was called off meanwhile);
+- ``WakeAt`` → a ``Tick`` once the adapter's clock reaches it;
+- ``Show`` and ``Notice`` → the screen, which draws the table (and keeps notices a while).
+
+Every input is written to the table log (if any) before its effects run. When nobody has sat
+down for a while, attract mode plays a simulated game on screen until a button is pressed.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from firmware_host.records import SeatLight
+
+from ...controller import (
+    Arm, Leds, Light, PlaySound, ScheduleGo, Stage, Step, TableSettings, Tick, WakeAt, new_table, step,
+)
+from ...controller.inputs import Input
+from ...controller.resume import resume
+from ...i18n.events import event_text
+from ...inputs import Press
+from ..tablelog import TableLog
+from .adapters import LIGHTS, Detected
+from .common import Scene
+from .console import Console
+from .demo import Demo
+from .fonts import Fonts
+from .observe import observe
+from .render import Frame, draw
+from .sound import Sounds
+from .state import UiState
+
+MS = 1_000_000
+S = 1_000_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class PendingGo:
+    race: int
+    t_ns: int
+    seats: tuple[int, ...]
+
+
+class App:
+    def __init__(self, *, detected: Detected, settings: TableSettings, seed: int, ui: UiState,
+                 fonts: Fonts, surface: pygame.Surface, sounds: Sounds, log: TableLog | None = None,
+                 say: Callable[[str], None] | None = None, attract_after_ns: int | None = 60 * S,
+                 demo_players: int = 4) -> None:
+        self.detected = detected
+        self.adapter = detected.adapter
+        self.ui = ui
+        self.fonts = fonts
+        self.surface = surface
+        self.sounds = sounds
+        self.log = log
+        self.say = say
+        now = self.adapter.now_ns()
+        if log is not None and log.steps:
+            self.table = resume(log.settings, log.seed, log.t0_ns, log.steps)
+        else:
+            self.table = new_table(settings, seed, now)
+        self.console = Console(ui, self.adapter.now_ns, self.adapter.clock, seats=self.table.settings.seats)
+        self.go: PendingGo | None = None
+        self.wakes: list[int] = []
+        self.lights: dict[int, SeatLight] = {}
+        self.frame: Frame | None = None
+        self.attract_after_ns = attract_after_ns
+        self.last_activity_ns = now
+        self.demo: Demo | None = None
+        self.demo_offset_ns = 0
+        self.demo_players = demo_players
+        self.demo_games = 0
+        self.steps = 0
+
+    # -- inputs in, effects out --------------------------------------------------------------
+
+    def feed(self, event: Input) -> Step:
+        before = self.table
+        made = step(before, event)
+        if self.log is not None:
+            self.log.append(event, made)  # on disk before any effect runs
+        self.table = made.table
+        self.steps += 1
+        now = self.adapter.now_ns()
+        for effect in made.effects:
+            self.execute(effect)
+        observe(self.ui, before, made, now)
+        if self.say is not None:
+            names = tuple(made.table.name(p) for p in range(made.table.players))
+            for e in made.events:
+                said = event_text(e, lambda i: names[i] if i < len(names) else str(i), self.ui.lang)
+                if said:
+                    self.say(said)
+        return made
+
+    def execute(self, effect: object) -> None:
+        adapter = self.adapter
+        if isinstance(effect, PlaySound):
+            self.sounds.play(effect.name)
+        elif isinstance(effect, Leds):
+            changed = {seat: LIGHTS[light] for seat, light in enumerate(effect.seats)
+                       if seat < adapter.seats and self.lights.get(seat) is not LIGHTS[light]}
+            if changed:
+                adapter.show(changed)
+                self.lights.update(changed)
+            adapter.show_guard(effect.caught is not Light.OFF)
+        elif isinstance(effect, Arm):
+            adapter.arm(effect.seats)
+            for seat in range(adapter.seats):  # what arm() shows: the race seats flash once
+                self.lights[seat] = SeatLight.ARMED if seat in effect.seats else SeatLight.OFF
+        elif isinstance(effect, ScheduleGo):
+            self.go = PendingGo(effect.race, effect.t_ns, effect.seats)
+        elif isinstance(effect, WakeAt):
+            heapq.heappush(self.wakes, effect.t_ns)
+
+    def poll(self) -> None:
+        """Edges from the adapter, GO when due, ticks when due."""
+        for edge in self.adapter.drain():
+            if isinstance(edge, Press):
+                self.wake_up()
+            self.feed(edge)
+        now = self.adapter.now_ns()
+        pending = self.go
+        if pending is not None and now >= pending.t_ns:
+            self.go = None
+            race = self.table.race
+            if race is not None and race.number == pending.race and race.go_t_ns is None:
+                go = self.adapter.go(pending.seats)
+                for seat in pending.seats:  # what go() shows
+                    self.lights[seat] = SeatLight.GO
+                self.feed(go)
+        if self.wakes and self.wakes[0] <= now:
+            while self.wakes and self.wakes[0] <= now:
+                heapq.heappop(self.wakes)
+            self.feed(Tick(now))
+
+    def next_due_ns(self) -> int | None:
+        due = [t for t in (self.go.t_ns if self.go else None, self.wakes[0] if self.wakes else None)
+               if t is not None]
+        return min(due) if due else None
+
+    # -- the console -----------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.KEYDOWN, pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN):
+            if self.wake_up() and event.type != pygame.KEYDOWN:
+                return  # the tap that ends attract mode only ends it
+        frame = self.frame or Frame("none", (), (), ())
+        for made in self.console.handle(event, frame, self.table):
+            self.feed(made)
+
+    def wake_up(self) -> bool:
+        """Activity: leave attract mode (True if it was on)."""
+        self.last_activity_ns = self.adapter.now_ns()
+        if self.demo is None:
+            return False
+        self.demo = None
+        self.ui.attract = False
+        return True
+
+    # -- attract mode ------------------------------------------------------------------------
+
+    def attract(self, now: int) -> None:
+        idle = self.table.stage is Stage.JOIN and not self.table.seated
+        if self.attract_after_ns is None or not idle:
+            self.demo = None
+            return
+        if self.demo is None and now - self.last_activity_ns >= self.attract_after_ns:
+            settings = TableSettings(seats=max(self.demo_players, 3), clock="sim",
+                                     rules=self.table.settings.rules)
+            self.demo = Demo(self.demo_players, self.table.seed + self.demo_games, settings, self.ui.lang)
+            self.demo_games += 1
+            self.demo_offset_ns = now - self.demo.now_ns
+            self.ui.attract = True
+        if self.demo is not None:
+            self.demo.ui.lang = self.ui.lang
+            self.demo.advance_to(now - self.demo_offset_ns)
+            if self.demo.done and now - self.demo_offset_ns - self.demo.now_ns > 10 * S:
+                self.demo = None  # the next game starts on the next frame
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self) -> Frame:
+        now = self.adapter.now_ns()
+        if self.demo is not None:
+            scene = Scene(self.demo.table, self.demo.ui, self.demo.now_ns)
+            self.frame = draw(self.surface, self.fonts, scene, lang=self.ui.lang, attract=True)
+        else:
+            self.frame = draw(self.surface, self.fonts, Scene(self.table, self.ui, now))
+        return self.frame
+
+    def run(self, *, fps: int = 60, max_frames: int | None = None,
+            on_frame: Callable[[App], None] | None = None) -> int:
+        """The loop: events, due inputs, attract, draw, until quit (or ``max_frames``)."""
+        clock = pygame.time.Clock()
+        frames = 0
+        while not self.console.quit and (max_frames is None or frames < max_frames):
+            for event in pygame.event.get():
+                self.handle(event)
+            self.poll()
+            self.attract(self.adapter.now_ns())
+            self.draw()
+            if self.console.toggle_fullscreen:
+                self.console.toggle_fullscreen = False
+                pygame.display.toggle_fullscreen()
+            if pygame.display.get_surface() is self.surface:
+                pygame.display.flip()
+            if on_frame is not None:
+                on_frame(self)
+            frames += 1
+            due = self.next_due_ns()
+            # Sleep to the next frame, or less if GO or a tick falls due sooner.
+            if due is not None and due - self.adapter.now_ns() < S // fps:
+                pygame.time.wait(max(0, (due - self.adapter.now_ns()) // MS))
+            else:
+                clock.tick(fps)
+        return frames
+
