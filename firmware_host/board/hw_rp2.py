@@ -1,0 +1,171 @@
+"""The real hardware layer: a Raspberry Pi Pico (RP2040) running MicroPython.
+
+Pins (GPIO numbers; change them here and in the README's wiring table together):
+
+    buttons 0-6   GP2-GP8   to GND, internal pull-up (pressed = low)
+    GO            GP9       output to the GO lamp/buzzer driver (high = GO); watched by logger 7
+    LEDs 0-6      GP10-GP16 outputs to the button LED drivers (high = lit)
+    SYNC          GP22      output, not wired: releases all eight loggers in the same cycle
+
+State machines 0-3 (PIO0) watch buttons 0-3; 4-7 (PIO1) watch buttons 4-6 and GO. Both
+blocks hold one copy of the edge logger. A 1 ms soft timer drains the RX FIFOs into a list so
+a USB write that blocks the main loop does not overflow them; FDEBUG's RXSTALL bits report a
+word a logger had to drop (the datasheet: set on a non-blocking PUSH to a full FIFO).
+"""
+
+import machine
+import rp2
+import select
+import sys
+
+import pio_programs
+
+BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8)
+GO_PIN = 9
+LED_PINS = (10, 11, 12, 13, 14, 15, 16)
+SYNC_PIN = 22
+STATUS_LED = 25
+WDT_TIMEOUT_MS = 4000
+
+_PIO_FDEBUG = (0x50200008, 0x50300008)  # PIO0, PIO1: RXSTALL in bits 0-3
+_TIMERAWH = 0x40054024
+_TIMERAWL = 0x40054028
+_SIO_OUT_SET = 0xD0000014
+_SIO_OUT_CLR = 0xD0000018
+_WATCHDOG_CTRL_CLR = 0x40058000 + 0x3000  # atomic clear alias of WATCHDOG CTRL
+_WATCHDOG_ENABLE = 1 << 30
+
+
+def disable_watchdog():
+    # type: () -> None
+    """Stop the watchdog (MicroPython's WDT cannot): so mpremote can work after Ctrl-C."""
+    machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
+
+
+class Hardware:
+    def __init__(self):
+        # type: () -> None
+        self.tick_hz = machine.freq() // 2
+        self.buttons = len(BUTTON_PINS)
+        self.boot_id = "%08X" % (int.from_bytes(__import__("os").urandom(4), "big") | 1)
+        self._sync = machine.Pin(SYNC_PIN, machine.Pin.OUT, value=0)
+        self._go = machine.Pin(GO_PIN, machine.Pin.OUT, value=0)
+        self._buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in BUTTON_PINS]
+        self._leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
+        program = pio_programs.edge_logger_program(SYNC_PIN)
+        self._sms = []
+        for i, pin in enumerate(BUTTON_PINS + (GO_PIN,)):
+            p = machine.Pin(pin)
+            self._sms.append(rp2.StateMachine(i, program, freq=machine.freq(), in_base=p, jmp_pin=p))
+        self._words = []  # type: list[tuple[int, int, int]]
+        self._drops = []  # type: list[int]
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._stdin = sys.stdin.buffer
+        self._stdout = sys.stdout.buffer
+        self._timer = machine.Timer(period=1, mode=machine.Timer.PERIODIC, callback=self._drain)
+        self._wdt = machine.WDT(timeout=WDT_TIMEOUT_MS)
+
+    def now_us(self):
+        # type: () -> int
+        """The 64-bit microsecond timer (never wraps; the same crystal as the PIO clock)."""
+        mem = machine.mem32
+        while True:
+            hi = mem[_TIMERAWH] & 0xFFFFFFFF
+            lo = mem[_TIMERAWL] & 0xFFFFFFFF
+            if mem[_TIMERAWH] & 0xFFFFFFFF == hi:
+                return (hi << 32) | lo
+
+    def _drain(self, _timer=None):
+        # type: (object) -> None
+        now = self.now_us()
+        for i, sm in enumerate(self._sms):
+            while sm.rx_fifo():
+                self._words.append((i, sm.get(), now))
+        for block in (0, 1):
+            stalled = machine.mem32[_PIO_FDEBUG[block]] & 0xF
+            if stalled:
+                machine.mem32[_PIO_FDEBUG[block]] = stalled  # write 1 to clear
+                for k in range(4):
+                    if stalled & (1 << k):
+                        self._drops.append(block * 4 + k)
+
+    def restart_loggers(self, loop_count):
+        # type: (int) -> int
+        self._sync.value(0)
+        for sm in self._sms:
+            sm.active(0)
+        self._drain()
+        self._words = []
+        for sm in self._sms:
+            while sm.rx_fifo():
+                sm.get()
+            sm.restart()  # back to the program's first instruction, ISR and counters cleared
+            sm.put(loop_count)
+            sm.active(1)  # pulls the lockout, sets X, waits for SYNC
+        for block in (0, 1):
+            machine.mem32[_PIO_FDEBUG[block]] = 0xF
+        sync_us = self.now_us()
+        self._sync.value(1)  # every logger leaves its wait in this cycle
+        return sync_us
+
+    def read_words(self):
+        # type: () -> list[tuple[int, int, int]]
+        self._drain()
+        words, self._words = self._words, []
+        return words
+
+    def take_drops(self):
+        # type: () -> list[int]
+        drops, self._drops = self._drops, []
+        return drops
+
+    def held(self):
+        # type: () -> list[bool]
+        return [pin.value() == 0 for pin in self._buttons]
+
+    def go(self, on, btns):
+        # type: (bool, list[int]) -> None
+        if on:  # GO pin and the race LEDs in one register write: lit in the same cycle
+            mask = 1 << GO_PIN
+            for b in btns:
+                mask |= 1 << LED_PINS[b]
+            machine.mem32[_SIO_OUT_SET] = mask
+        else:
+            machine.mem32[_SIO_OUT_CLR] = 1 << GO_PIN
+
+    def set_led(self, btn, on):
+        # type: (int, bool) -> None
+        self._leds[btn].value(1 if on else 0)
+
+    def read_input(self):
+        # type: () -> bytes
+        chunk = b""
+        while len(chunk) < 256 and self._poll.poll(0):
+            chunk += self._stdin.read(1)
+        return chunk
+
+    def write(self, data):
+        # type: (bytes) -> None
+        self._stdout.write(data)
+
+    def idle(self, ms):
+        # type: (int) -> None
+        self._poll.poll(ms)
+
+    def feed(self):
+        # type: () -> None
+        self._wdt.feed()
+
+    def log(self, exc):
+        # type: (BaseException) -> None
+        return None  # stderr is the USB link: nothing may be printed
+
+    def all_off(self):
+        # type: () -> None
+        self._go.value(0)
+        for led in self._leds:
+            led.value(0)
+        for sm in self._sms:
+            sm.active(0)
+        self._timer.deinit()
