@@ -171,9 +171,9 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
     while tick <= hi_us:
         x = x_of(tick)
         pygame.draw.line(p.surface, theme.PANEL_HI, (x, track.y), (x, axis_y), 1)
-        label = pygame.Rect(x - p.px(50), axis_y + p.px(2), p.px(100), p.px(22))
+        label = pygame.Rect(x - p.px(50), axis_y + p.px(2), p.px(100), p.px(28))
         if track.x <= label.centerx <= track.right:
-            p.text(f"{tick:,}".replace(",", " "), label, 18, theme.DIM, min_px=18)
+            p.text(f"{tick:,}".replace(",", " "), label, 20, theme.DIM)
         tick += step
     p.text(p.t("ui_axis"), pygame.Rect(track.right + p.px(8), axis_y, time_w - p.px(14), axis_h - p.px(4)),
            20, theme.DIM, align="right")

@@ -212,8 +212,8 @@ def chart_per_round(p: Painter, s: Scene, box: pygame.Rect) -> None:
     plot = pygame.Rect(box.x + p.px(44), box.y + p.px(40), box.width - p.px(60), box.height - p.px(76))
     pygame.draw.line(p.surface, theme.DIM, plot.bottomleft, plot.bottomright, 1)
     pygame.draw.line(p.surface, theme.DIM, plot.bottomleft, plot.topleft, 1)
-    p.text(str(top), pygame.Rect(box.x + p.px(2), plot.y - p.px(10), p.px(40), p.px(22)), 18, theme.DIM, min_px=18)
-    p.text("0", pygame.Rect(box.x + p.px(2), plot.bottom - p.px(12), p.px(40), p.px(22)), 18, theme.DIM, min_px=18)
+    p.text(str(top), pygame.Rect(box.x + p.px(2), plot.y - p.px(10), p.px(40), p.px(28)), 20, theme.DIM)
+    p.text("0", pygame.Rect(box.x + p.px(2), plot.bottom - p.px(12), p.px(40), p.px(28)), 20, theme.DIM)
     for r_i in range(1, rounds + 1):
         x = plot.x + plot.width * r_i // rounds
         p.text(str(r_i), pygame.Rect(x - p.px(20), plot.bottom + p.px(4), p.px(40), p.px(24)), 20, theme.DIM)

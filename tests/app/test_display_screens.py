@@ -1,0 +1,89 @@
+"""Every key screen drawn from prepared states, in every language and at 800×480, 1920×1080 and
+720×1280 portrait: nothing overflows its box, nothing is smaller than the minimum text size,
+drawing changes nothing, and every character has a glyph in the font used."""
+
+from __future__ import annotations
+
+import copy
+
+import pygame
+import pytest
+
+from game.app.ui import theme
+from game.app.ui.demo import KEY_SCREENS, shot_name
+from game.app.ui.fonts import HANGUL_PACKAGE, choose, fonts_for, missing_glyphs
+from game.app.ui.render import draw
+from game.i18n import LANGUAGE_NAMES, LANGUAGES
+from game.i18n.lookup import catalog
+
+from display_helpers import SIZES, fonts, scenes
+
+
+def test_simulated_games_show_every_key_screen() -> None:
+    have = scenes()
+    assert sorted(have) == sorted(KEY_SCREENS)
+    for name, scene in have.items():
+        if name not in ("attract", "settings", "out", "game-over"):
+            assert shot_name(scene) == name
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_screen_fits_in_every_language(lang: str, size: tuple[int, int]) -> None:
+    surface = pygame.Surface(size)
+    min_px = round(theme.MIN_TEXT * theme.scale_of(*size))
+    for name, scene in scenes().items():
+        surface.fill((255, 0, 255))
+        frame = draw(surface, fonts(lang), scene, lang=lang, attract=name == "attract")
+        assert frame.screen == ("attract" if name == "attract" else frame.screen)
+        assert frame.overflows == (), (name, frame.overflows)
+        small = [(text, px) for text, px in frame.texts if px < min_px * 0.9]
+        assert not small, (name, small)
+        assert frame.texts, name
+        # The whole screen is painted (no magenta left from the fill) and it is not blank.
+        colours = {surface.get_at((x, y))[:3] for x in range(0, size[0], 37) for y in range(0, size[1], 29)}
+        assert (255, 0, 255) not in colours and len(colours) > 3, name
+
+
+def test_drawing_never_changes_the_table_or_the_screen_state() -> None:
+    surface = pygame.Surface((800, 480))
+    for name, scene in scenes().items():
+        table_before, ui_before = scene.table, copy.deepcopy(scene.ui)
+        draw(surface, fonts("en"), scene, attract=name == "attract")
+        assert scene.table is table_before and scene.table == table_before
+        assert repr(scene.ui) == repr(ui_before), name
+
+
+def test_hotspots_lie_on_the_screen_and_name_acts() -> None:
+    surface = pygame.Surface((800, 480))
+    for name, scene in scenes().items():
+        frame = draw(surface, fonts("de"), scene, lang="de", attract=name == "attract")
+        screen = surface.get_rect()
+        for spot in frame.hotspots:
+            assert screen.contains(spot.rect), (name, spot)
+        if name == "attract":
+            assert frame.hotspots == ()
+        elif name not in ("race-ready", "race-go", "race-live"):
+            assert frame.hotspots, name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_font_has_every_character_of_the_language(lang: str) -> None:
+    choice = choose(lang)
+    assert choice.lang == lang and choice.warning is None
+    text = "".join(catalog(lang).values()) + "0123456789–…·"
+    assert missing_glyphs(choice.path, text) == ""
+
+
+def test_language_names_draw_in_a_font_that_has_them() -> None:
+    latin, _ = fonts_for("en")
+    assert latin.hangul is not None
+    assert missing_glyphs(latin.hangul.path, LANGUAGE_NAMES["ko"]) == ""
+
+
+def test_without_a_hangul_font_korean_falls_back_to_english_and_names_the_package(tmp_path: object) -> None:
+    choice = choose("ko", hangul_candidates=())
+    assert choice.lang == "en"
+    assert choice.warning is not None and HANGUL_PACKAGE in choice.warning
+    fonts_, chosen = fonts_for("ko", hangul_candidates=())
+    assert chosen.lang == "en" and fonts_.hangul is None
