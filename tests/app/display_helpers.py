@@ -25,7 +25,20 @@ def scenes() -> dict[str, Scene]:
     return collect(4, list(range(1, 40)), TableSettings(seats=5, clock="sim"))
 
 
-@cache
+_FONTS: dict[str, Fonts] = {}
+
+
 def fonts(lang: str) -> Fonts:
+    """The fonts for ``lang``, made again if a test (the CLI) quit pygame since."""
     pygame.font.init()
-    return fonts_for(lang)[0]
+    made = _FONTS.get(lang)
+    if made is not None:
+        try:
+            made.get(20).size("x")
+            if made.hangul is not None:
+                made.hangul.get(20).size("x")
+            return made
+        except pygame.error:
+            pass
+    _FONTS[lang] = fonts_for(lang)[0]
+    return _FONTS[lang]
