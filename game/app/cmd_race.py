@@ -3,7 +3,9 @@
 How someone checks a freshly wired table: arm (the race seats' LEDs flash once), a random
 fore-period of 0.8–2.5 s, GO, then the judge is asked again as edges arrive until it decides.
 ``--input sim`` runs the same loop on simulated time (no waiting) with simulated players.
-gpiozero is imported only for ``--input gpio``.
+``--input board`` runs it on the buzzer board (``--port PATH``, or found by its USB id), on the
+board's own clock; a race voided by an unplug is run again once the board is back.
+gpiozero is imported only for ``--input gpio``, pyserial only for ``--input board``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import random
 import sys
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +36,11 @@ from ..race import RaceKind
 from .options import fail
 
 if TYPE_CHECKING:
+    from firmware_host.board_rig import BoardRig
     from firmware_host.gpio import GpioRig
 
-HELP = "run one race on the buttons (--input gpio) or simulated players (--input sim) and print the verdict"
+HELP = ("run one race on the buttons (--input gpio), the buzzer board (--input board) or simulated players "
+        "(--input sim) and print the verdict")
 
 MS = 1_000_000
 FORE_PERIOD_MIN_NS = 800 * MS
@@ -43,6 +48,8 @@ FORE_PERIOD_MAX_NS = 2_500 * MS
 RELEASE_WAIT_NS = 10_000 * MS  # how long a held button at arming gets to be let go
 POLL_NS = 10 * MS
 SIM_START_T_NS = 60_000 * MS  # the simulated clock starts at "one minute of uptime"
+BOARD_STALL_S = 2.0  # the board reports its time every 10-250 ms: this long without it is a fault
+BOARD_RERACES = 3  # races voided by link trouble run again at most this often
 
 Edge = Press | Release
 
@@ -221,12 +228,75 @@ class GpioInput:
         threading.Event().wait(self._show_s)  # let the table see the verdict before close()
 
 
+class BoardInput:
+    """The buzzer board on its own clock: ``wait`` blocks on the rig's queue until an edge, or
+    until the board reports that its time has passed ``until_t_ns``."""
+
+    def __init__(self, rig: BoardRig, players: int, show_s: float) -> None:
+        self._rig = rig
+        self._players = players
+        self._show_s = show_s
+        self.clock = rig.clock
+        self.resolution_ns = rig.resolution_ns
+
+    def now_ns(self) -> int:
+        return self._rig.now_ns()
+
+    def arm(self, seats: Sequence[int]) -> int:
+        return self._rig.arm(seats).t_ns
+
+    def held_seats(self, seats: Sequence[int]) -> tuple[int, ...]:
+        return tuple(s for s in self._rig.held_seats() if s in seats)
+
+    def go(self, seats: Sequence[int]) -> Go:
+        return self._rig.go(seats)
+
+    def wait(self, until_t_ns: int) -> list[Edge]:
+        from firmware_host.board_errors import BoardTimeout, RaceVoidedError
+        from firmware_host.board_rig import RaceVoided
+
+        give_up_s = time.monotonic() + max(0, until_t_ns - self.now_ns()) / 1e9 + BOARD_STALL_S
+        while True:
+            try:
+                first = self._rig.events.get(timeout=0.02)
+            except queue.Empty:
+                if self.now_ns() >= until_t_ns:
+                    return []
+                if time.monotonic() > give_up_s:
+                    raise BoardTimeout(f"the board stopped reporting its time for {BOARD_STALL_S:g} s") from None
+                continue
+            taken = [first, *self._rig.drain()]
+            voided = [e for e in taken if isinstance(e, RaceVoided)]
+            if voided:
+                raise RaceVoidedError(f"race voided: {voided[0].why}")
+            return [e for e in taken if isinstance(e, (Press, Release)) and e.player < self._players]
+
+    def show_result(self, result: RaceResult, spec: RaceSpec) -> None:
+        self._rig.finish()
+        self._rig.show(_verdict_lights(result, spec))
+        threading.Event().wait(self._show_s)
+
+
+def _verdict_lights(result: RaceResult, spec: RaceSpec) -> dict[int, SeatLight]:
+    lights = {s: SeatLight.OFF for s in spec.eligible}
+    tie_light = SeatLight.WINNER if spec.kind is RaceKind.COCKROACH else SeatLight.LOSER
+    for seat in result.tied:
+        lights[seat] = tie_light
+    if result.winner is not None:
+        lights[result.winner] = SeatLight.WINNER
+    if result.loser is not None:
+        lights[result.loser] = SeatLight.LOSER
+    return lights
+
+
 # -- the subcommand -----------------------------------------------------------------------------
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--input", required=True, choices=("gpio", "sim"),
-                        help="gpio: the wired buttons; sim: simulated players on simulated time")
+    parser.add_argument("--input", required=True, choices=("gpio", "board", "sim"),
+                        help="gpio: the wired buttons; board: the buzzer board; sim: simulated players on simulated time")
+    parser.add_argument("--port", metavar="PATH", default=None,
+                        help="with --input board: its serial port (default: found by USB vendor id 0x2E8A)")
     parser.add_argument("--kind", default="slap", choices=tuple(k.value for k in RaceKind),
                         help="slap: slowest loses; cockroach: fastest wins (default slap)")
     parser.add_argument("--players", type=int, required=True, help=f"{MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -239,7 +309,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout-ms", type=int, default=3000,
                         help="how long after GO presses count (default 3000)")
     parser.add_argument("--show-ms", type=int, default=2000,
-                        help="with --input gpio, how long the LEDs show the verdict (default 2000)")
+                        help="with --input gpio or board, how long the LEDs show the verdict (default 2000)")
     parser.add_argument("--record", metavar="FILE",
                         help="also write the race as a document for 'cheating-moth judge'")
     parser.add_argument("--json", action="store_true", help="print the judge's result as JSON")
@@ -257,6 +327,8 @@ def run(args: argparse.Namespace) -> int:
         fail(f"--show-ms {args.show_ms} is not valid: use 0 to 60000")
     if args.pins is not None and args.input != "gpio":
         fail("--pins is only for --input gpio: drop it or use --input gpio")
+    if args.port is not None and args.input != "board":
+        fail("--port is only for --input board: drop it or use --input board")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)  # the fore-period and the simulated players, never the global one
     sim_seed = rng.getrandbits(32)
@@ -271,6 +343,8 @@ def run(args: argparse.Namespace) -> int:
             sim = SimInput(SimPlayers(players, sim_seed), DEFAULT_RESOLUTION_US * 1000)
             done = run_race(sim, race, _notify)
             bad_edges = 0
+        elif args.input == "board":
+            done, bad_edges = run_board_race(args.port, race, args.show_ms / 1000, _notify)
         else:
             done, bad_edges = _run_gpio(args, race)
     except StuckButton as exc:
@@ -278,7 +352,8 @@ def run(args: argparse.Namespace) -> int:
     except AdapterError as exc:  # pin map, pin factory
         fail(str(exc), status=2)
     if bad_edges:
-        _notify(f"warning: {bad_edges} edge(s) had unreadable timestamps and were not judged")
+        what = "bad frame(s) came from the board" if args.input == "board" else "edge(s) had unreadable timestamps"
+        _notify(f"warning: {bad_edges} {what} and were not judged")
     if args.record:
         _write_record(Path(args.record), done)
     if args.json:
@@ -305,6 +380,30 @@ def _run_gpio(args: argparse.Namespace, race: RaceSettings) -> tuple[RaceRun, in
         factory.close()  # type: ignore[attr-defined]
 
 
+def run_board_race(
+    port: str | None, race: RaceSettings, show_s: float, notify: Callable[[str], None]
+) -> tuple[RaceRun, int]:
+    """One race on the buzzer board; a race voided by link trouble is run again (the board is
+    re-armed), at most BOARD_RERACES times. Returns the run and the bad frames counted."""
+    from firmware_host.board_errors import RaceVoidedError
+    from firmware_host.board_rig import BoardRig
+
+    if port is not None and not Path(port).exists():
+        fail(f"port {port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")
+    with BoardRig(port, timeout_ns=race.timeout_ns) as rig:
+        rig.drain()  # edges from before this race
+        inp = BoardInput(rig, race.players, show_s)
+        voided = 0
+        while True:
+            try:
+                return run_race(inp, race, notify), rig.counters.bad_frames
+            except RaceVoidedError as exc:
+                voided += 1
+                if voided > BOARD_RERACES:
+                    raise
+                notify(f"{exc}: running the race again")
+
+
 def _notify(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -316,12 +415,17 @@ def _ms(ns: int) -> str:
     return format_ms(ns).removesuffix(" ms")
 
 
+def _resolution(ns: int) -> str:
+    """The tie window: in ns below a microsecond (the board's 16 ns tick), else in ms."""
+    return f"{ns} ns" if ns < 1000 else format_ms(ns)
+
+
 def _text(done: RaceRun, source: str, fore_period_ns: int) -> str:
     spec, result = done.spec, done.result
     lines = [
         f"{spec.kind.value.capitalize()} race, {spec.players} players, seat {spec.active} active: "
         f"{format_seats(spec.eligible)} race ({source}, seed {spec.seed}).",
-        f"GO {_ms(fore_period_ns)} ms after arming; presses under {format_ms(spec.resolution_ns)} "
+        f"GO {_ms(fore_period_ns)} ms after arming; presses under {_resolution(spec.resolution_ns)} "
         f"apart tie.",
         result.reason,
     ]

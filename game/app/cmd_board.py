@@ -1,0 +1,196 @@
+"""``cheating-moth board flash|info|test|sim``: the RP2040 buzzer board.
+
+- ``flash`` copies the firmware (firmware_host/board/) onto a Pico running MicroPython with
+  ``mpremote`` and resets it;
+- ``info`` shows the board's versions, clock and buttons, its status and the link counters;
+- ``test`` runs one race on the board and prints the verdict (as ``race --input board``);
+- ``sim`` runs a simulated board (the real firmware main loop on fake hardware) behind a pty,
+  so ``info`` and ``test`` can be tried without a board: ``--port`` is its ``--link`` path.
+
+pyserial is imported inside ``run`` only, so ``cheating-moth --help`` does not load it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from firmware_host.errors import AdapterError
+
+from ..judge import MAX_PLAYERS, MIN_PLAYERS
+from ..race import RaceKind
+from .options import fail
+
+HELP = "the buzzer board: flash its firmware, show what it is, run one race on it, or simulate one"
+
+BOARD_DIR = Path(__file__).resolve().parents[2] / "firmware_host" / "board"
+# What runs on the Pico, in copy order: main.py last, so a copy cut short never boots half a firmware.
+FIRMWARE_FILES = ("protocol.py", "ticks.py", "pio_programs.py", "firmware.py", "hw_rp2.py", "main.py")
+DEFAULT_SIM_LINK = "/tmp/cheating-moth-board"
+MS = 1_000_000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    flash = sub.add_parser("flash", help="copy the firmware onto the board with mpremote and reset it")
+    flash.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
+    info = sub.add_parser("info", help="show the board's versions, clock, buttons, status and link counters")
+    info.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
+    info.add_argument("--json", action="store_true", help="print JSON")
+    test = sub.add_parser("test", help="run one race on the board and print the verdict")
+    test.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
+    test.add_argument("--kind", default="slap", choices=tuple(k.value for k in RaceKind))
+    test.add_argument("--players", type=int, default=3, help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 3)")
+    test.add_argument("--seed", type=int, default=None, help="seed of the fore-period (default: new, printed)")
+    test.add_argument("--timeout-ms", type=int, default=3000, help="how long after GO presses count (default 3000)")
+    test.add_argument("--show-ms", type=int, default=0, help="how long the LEDs show the verdict (default 0)")
+    test.add_argument("--json", action="store_true", help="print the judge's result as JSON")
+    sim = sub.add_parser("sim", help="run a simulated board behind a pty (for info and test without hardware)")
+    sim.add_argument("--link", metavar="PATH", default=DEFAULT_SIM_LINK,
+                     help=f"the port path to create, a symlink to the pty (default {DEFAULT_SIM_LINK})")
+    sim.add_argument("--interpreter", default="auto", choices=("auto", "micropython", "cpython"),
+                     help="run the firmware under MicroPython (auto: if installed) or CPython")
+    sim.add_argument("--players-seed", type=int, default=1,
+                     help="simulated players press every race button after each GO (seeded; default 1)")
+    sim.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
+
+
+def run(args: argparse.Namespace) -> int:
+    action: str = args.action
+    if action == "sim":
+        return _sim(args)
+    if args.port is not None and not Path(args.port).exists():
+        fail(f"port {args.port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")
+    try:
+        if action == "flash":
+            return _flash(args.port)
+        if action == "info":
+            return _info(args.port, args.json)
+        return _test(args)
+    except AdapterError as exc:
+        fail(str(exc))
+
+
+# -- flash ------------------------------------------------------------------------------------
+
+
+def find_mpremote() -> list[str] | None:
+    """How to run mpremote: this Python's module (a dependency), else one on PATH."""
+    if importlib.util.find_spec("mpremote") is not None:
+        return [sys.executable, "-m", "mpremote"]
+    path = shutil.which("mpremote")
+    return [path] if path else None
+
+
+def _flash(port: str | None) -> int:
+    from firmware_host.board_link import find_board_ports
+
+    mpremote = find_mpremote()
+    if mpremote is None:
+        fail("mpremote is not installed: pip install mpremote (cheating-moth's dependencies include it)")
+    if port is None:
+        ports = find_board_ports()
+        if not ports:
+            fail("no board found (USB vendor id 0x2E8A): plug in a Pico running MicroPython, or name its port with --port")
+        port = ports[0]
+    files = [str(BOARD_DIR / name) for name in FIRMWARE_FILES]
+    command = [*mpremote, "connect", port, "fs", "cp", *files, ":", "+", "reset"]
+    print(f"flashing {len(files)} files to {port} ...", flush=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        fail(f"mpremote failed on {port!r} (exit {done.returncode}: {last[0]}): is MicroPython on the board?", status=1)
+    print(f"flashed {', '.join(FIRMWARE_FILES)} to {port}; the board restarts into the firmware")
+    return 0
+
+
+# -- info -------------------------------------------------------------------------------------
+
+
+def _info(port: str | None, as_json: bool) -> int:
+    from firmware_host.board_link import BoardLink
+
+    link = BoardLink(port)
+    try:
+        info = link.start()
+        status = link.request("STATUS", [])
+        counters = link.counters
+    finally:
+        link.close()
+    state = {k: v for k, v in status.fields.items() if k != "re"}
+    doc: dict[str, object] = {
+        "port": info.port, "protocol": f"{info.proto[0]}.{info.proto[1]}", "firmware": info.fw,
+        "tick_hz": info.tick_hz, "tick_ns": 1_000_000_000 / info.tick_hz, "buttons": info.buttons,
+        "boot": info.boot, "status": state,
+        "link": {"bad_frames": counters.bad_frames, "gaps": counters.gaps, "lost_frames": counters.lost_frames,
+                 "ignored_before_hello": counters.ignored_before_hello},
+    }
+    if as_json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    st = state
+    print(f"board on {info.port}: firmware {info.fw}, protocol {doc['protocol']}, boot {info.boot}")
+    print(f"clock: {info.tick_hz} ticks/s ({doc['tick_ns']:g} ns a tick); {info.buttons} buttons + GO")
+    print(f"status: {st.get('state')}, held {st.get('held')}, uptime {st.get('uptime_ms')} ms, "
+          f"board counted {st.get('bad')} bad frames, {st.get('drops')} logger drops")
+    print(f"link: {counters.bad_frames} bad frames, {counters.gaps} gaps, {counters.lost_frames} frames lost")
+    return 0
+
+
+# -- test -------------------------------------------------------------------------------------
+
+
+def _test(args: argparse.Namespace) -> int:
+    from ..judge_file import result_to_json
+    from .cmd_race import FORE_PERIOD_MAX_NS, FORE_PERIOD_MIN_NS, RaceSettings, _notify, _text, run_board_race
+
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        fail(f"--players {args.players} is not valid: a race needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not 1 <= args.timeout_ms <= 30_000:
+        fail(f"--timeout-ms {args.timeout_ms} is not valid: use 1 to 30000")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    fore_period_ns = rng.randint(FORE_PERIOD_MIN_NS, FORE_PERIOD_MAX_NS)
+    race = RaceSettings(kind=RaceKind(args.kind), players=args.players, active=0, seed=seed,
+                        fore_period_ns=fore_period_ns, timeout_ns=args.timeout_ms * MS)
+    done, bad = run_board_race(args.port, race, args.show_ms / 1000, _notify)
+    if bad:
+        _notify(f"warning: {bad} bad frame(s) came from the board")
+    if args.json:
+        print(json.dumps(result_to_json(done.result), indent=2))
+    else:
+        print(_text(done, "board", fore_period_ns))
+    return 0
+
+
+# -- sim --------------------------------------------------------------------------------------
+
+
+def _sim(args: argparse.Namespace) -> int:
+    from firmware_host.board_sim import SimBoard
+
+    try:
+        board = SimBoard(Path(args.link), interpreter=args.interpreter)
+    except AdapterError as exc:
+        fail(str(exc))
+    stop = threading.Event()
+    try:
+        board.plug()
+        board.control(f"players {args.players_seed} 150 350")
+        print(f"simulated board ({board.interpreter}) on {args.link}: try "
+              f"'cheating-moth board test --port {args.link}'; Ctrl-C stops it", flush=True)
+        while board.running and not stop.wait(args.seconds if args.seconds is not None else 3600):
+            if args.seconds is not None:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.close()
+    return 0
