@@ -224,7 +224,7 @@ class BoardLink:
             if self._up.wait(0.02) and self._info is not None:
                 return self._info
             error = self._error
-            if isinstance(error, (BoardNotFound, BoardMismatch)) or time.monotonic() > deadline:
+            if isinstance(error, (BoardNotFound, BoardMismatch, BoardTimeout)) or time.monotonic() > deadline:
                 break
         self.close()
         if isinstance(error, BoardError):
@@ -370,6 +370,9 @@ class BoardLink:
         if not up:
             self._maybe_hello(frame)
             return
+        if frame.verb == "HELLO" and "re" not in frame.fields:
+            self._board_restarted(frame)  # before the duplicate check: a new board counts from 0
+            return
         with self._lock:
             self._counters.frames_in += 1
             kind, gap = self._tracker.accept(frame.seq, now_s)
@@ -436,22 +439,26 @@ class BoardLink:
             for line in lines:
                 self._write(line)
             return
-        if frame.verb == "HELLO":  # the board restarted under an open port (watchdog, reset)
-            self._notify_link(False, None)
-            try:
-                info = replace(self._hello_info(frame), port=self._hello_port)
-            except P.ProtocolError:
-                return
-            with self._lock:
-                self._tracker.reset(frame.seq)
-                self._info = info
-                self._counters.connects += 1
-            self._notify_link(True, info)
-            return
         if frame.verb == "LOST":
             with self._lock:
                 self._counters.lost_frames += self._lost_count(frame)
         self._call(self.on_frame, frame)
+
+    def _board_restarted(self, frame: Frame) -> None:
+        """A HELLO nobody asked for: the board restarted under an open port (watchdog, reset)."""
+        try:
+            info = replace(self._hello_info(frame), port=self._hello_port)
+        except P.ProtocolError:
+            with self._lock:
+                self._counters.bad_frames += 1
+            return
+        self._notify_link(False, None)
+        with self._lock:
+            self._tracker.reset(frame.seq)
+            self._info = info
+            self._counters.connects += 1
+            self._counters.frames_in += 1
+        self._notify_link(True, info)
 
     @staticmethod
     def _lost_count(frame: Frame) -> int:

@@ -1,0 +1,111 @@
+"""``cheating-moth board flash|info|test|sim`` and ``race --input board``, against a simulated
+board on a pty (the firmware under MicroPython), a fake mpremote, and missing ports."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_host.board_sim import SimBoard
+from game.app import cmd_board
+from game.app.cli import main
+
+
+@pytest.fixture
+def sim(micropython: str, tmp_path: Path) -> Iterator[SimBoard]:
+    board = SimBoard(tmp_path / "ttyBOARD", interpreter="micropython", micropython=micropython)
+    board.plug()
+    board.control("players 7 150 350")  # simulated players press after every GO
+    yield board
+    board.close()
+
+
+def test_board_test_runs_one_race_on_the_simulated_board(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["board", "test", "--port", str(sim.link), "--seed", "4", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "decided" and result["loser"] in (1, 2)
+    assert all(p["reaction_ns"] % 16 == 0 for p in result["ranking"])  # board ticks, 16 ns each
+
+
+def test_race_input_board(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["race", "--input", "board", "--port", str(sim.link), "--players", "3", "--kind", "cockroach",
+                 "--seed", "2", "--show-ms", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Cockroach race, 3 players" in out and "(board, seed 2)" in out and "under 16 ns apart tie" in out
+
+
+def test_board_info(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["board", "info", "--port", str(sim.link), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["protocol"], doc["firmware"], doc["tick_hz"], doc["buttons"]) == ("1.0", "0.1.0", 62_500_000, 7)
+    assert doc["status"]["state"] == "idle" and doc["link"]["bad_frames"] == 0
+    assert main(["board", "info", "--port", str(sim.link)]) == 0
+    assert "16 ns a tick" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["board", "info"], ["board", "test"], ["board", "flash"], ["race", "--input", "board", "--players", "3"],
+])
+def test_an_absent_port_is_one_line(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gone = str(tmp_path / "ttyACM9")
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--port", gone])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err == f"cheating-moth: port {gone!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)\n"
+
+
+def test_flash_copies_the_firmware_with_mpremote_and_resets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "argv.json"
+    fake = tmp_path / "fake_mpremote.py"
+    fake.write_text(f"import json, sys\nopen({str(log)!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
+    monkeypatch.setattr(cmd_board, "find_mpremote", lambda: [sys.executable, str(fake)])
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    assert main(["board", "flash", "--port", str(port)]) == 0
+    argv = json.loads(log.read_text())
+    files = [str(cmd_board.BOARD_DIR / f) for f in cmd_board.FIRMWARE_FILES]
+    assert argv == ["connect", str(port), "fs", "cp", *files, ":", "+", "reset"]
+    assert argv[-4].endswith("main.py")  # main.py last: a cut-short copy never boots half a firmware
+    assert "flashed protocol.py" in capsys.readouterr().out
+
+
+def test_flash_reports_mpremote_failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = tmp_path / "fail.py"
+    fake.write_text("import sys\nprint('could not enter raw repl', file=sys.stderr)\nsys.exit(1)\n")
+    monkeypatch.setattr(cmd_board, "find_mpremote", lambda: [sys.executable, str(fake)])
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    with pytest.raises(SystemExit) as exit_:
+        main(["board", "flash", "--port", str(port)])
+    assert exit_.value.code == 1
+    assert "mpremote failed on" in capsys.readouterr().err
+
+
+def test_flash_without_mpremote_or_without_a_board(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cmd_board, "find_mpremote", lambda: None)
+    with pytest.raises(SystemExit) as exit_:
+        main(["board", "flash"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == "cheating-moth: mpremote is not installed: pip install mpremote (cheating-moth's dependencies include it)\n"
+    monkeypatch.setattr(cmd_board, "find_mpremote", lambda: ["mpremote"])
+    monkeypatch.setattr("firmware_host.board_link.find_board_ports", lambda: [])
+    with pytest.raises(SystemExit):
+        main(["board", "flash"])
+    assert "no board found (USB vendor id 0x2E8A)" in capsys.readouterr().err
+
+
+def test_find_mpremote_uses_the_installed_module() -> None:
+    assert cmd_board.find_mpremote() == [sys.executable, "-m", "mpremote"]
+
+
+def test_board_sim_command_starts_and_stops(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    link = tmp_path / "simboard"
+    assert main(["board", "sim", "--link", str(link), "--interpreter", "cpython", "--seconds", "0.3"]) == 0
+    assert f"simulated board (cpython) on {link}" in capsys.readouterr().out
+    assert not link.exists()  # unplugged on the way out
