@@ -16,6 +16,7 @@ command per line:
     players off
     corrupt N                      spoil the CRC of the next N frames written to the host
     drop N                         swallow the next N frames (as USB does when nobody reads)
+    lose BTN                       BTN's logger overflowed its FIFO (the board reports DROP)
     quit
 
 Edges become the same 32-bit words a PIO edge logger pushes (ticks.make_word), lockout
@@ -85,6 +86,7 @@ class FakeHardware:
         self._player_range = (150, 350)
         self._corrupt = 0
         self._drop = 0
+        self._lost = []  # type: list[int]
         self.leds = [False] * BUTTONS
         self.go_pin = False
 
@@ -150,7 +152,8 @@ class FakeHardware:
 
     def take_drops(self):
         # type: () -> list[int]
-        return []
+        lost, self._lost = self._lost, []
+        return lost
 
     # -- outputs ----------------------------------------------------------------------------
 
@@ -266,5 +269,7 @@ class FakeHardware:
             self._corrupt += int(words[1])
         elif cmd == "drop":
             self._drop += int(words[1])
+        elif cmd == "lose":
+            self._lost.append(int(words[1]))
         elif cmd == "quit":
             raise SystemExit(0)

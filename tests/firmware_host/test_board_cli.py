@@ -109,3 +109,28 @@ def test_board_sim_command_starts_and_stops(tmp_path: Path, capsys: pytest.Captu
     assert main(["board", "sim", "--link", str(link), "--interpreter", "cpython", "--seconds", "0.3"]) == 0
     assert f"simulated board (cpython) on {link}" in capsys.readouterr().out
     assert not link.exists()  # unplugged on the way out
+
+
+def test_board_input_turns_a_voided_race_into_an_error_the_race_command_reruns() -> None:
+    import queue
+
+    from firmware_host.board_errors import RaceVoidedError
+    from firmware_host.board_rig import RaceVoided
+    from game.app.cmd_race import BoardInput
+
+    class VoidingRig:
+        clock = "board"
+        resolution_ns = 16
+        events: queue.Queue[object] = queue.Queue()
+
+        def drain(self) -> list[object]:
+            return []
+
+        def now_ns(self) -> int:
+            return 0
+
+    rig = VoidingRig()
+    rig.events.put(RaceVoided(3, "the board was disconnected", None))
+    inp = BoardInput(rig, 3, 0.0)  # type: ignore[arg-type]
+    with pytest.raises(RaceVoidedError, match="race voided: the board was disconnected"):
+        inp.wait(10**9)

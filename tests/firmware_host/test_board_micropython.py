@@ -189,3 +189,14 @@ def test_unplug_voids_the_race_in_progress_and_rearms_after_reconnect(rig: Board
     sim.control("edge 0 0 go 150000000")
     go = rig.go([0, 1], delay_ns=20 * MS)
     assert rig.events.get(timeout=WAIT_S) == Press(0, go.t_ns + 150 * MS, BOARD_CLOCK)
+
+
+def test_a_logger_overflow_voids_the_race_and_rearms(rig: BoardRig, sim: SimBoard) -> None:
+    first = rig.arm([1, 2])
+    sim.control("lose 2")
+    voided = rig.events.get(timeout=WAIT_S)
+    assert isinstance(voided, RaceVoided) and voided.why == "the board lost edges (drop)"
+    assert voided.rearmed is not None and voided.rearmed.t_ns > first.t_ns
+    sim.control("edge 2 0 go 100000000")
+    go = rig.go([1, 2])
+    assert rig.events.get(timeout=WAIT_S) == Press(2, go.t_ns + 100 * MS, BOARD_CLOCK)
