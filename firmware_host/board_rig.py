@@ -52,6 +52,19 @@ class RaceVoided:
 BoardEvent = RigEvent | RaceVoided
 
 
+def open_board(port: str | None = None, **kwargs: object) -> BoardRig | None:
+    """The board on ``port`` (or the first found by USB vendor id), or None when no board is
+    plugged in. For the app's input auto-detection."""
+    from . import board_link
+
+    if port is None:
+        ports = board_link.find_board_ports()
+        if not ports:
+            return None
+        port = ports[0]
+    return BoardRig(port, **kwargs)  # type: ignore[arg-type]
+
+
 @dataclass(slots=True)
 class _Race:
     race: int
@@ -209,6 +222,11 @@ class BoardRig:
             self._link.request("ABORT", [("race", race.race)])
 
     go_off = finish
+
+    def show_guard(self, on: bool) -> None:
+        """Light the Caught! button's LED (a dispute is open) or put it out."""
+        if self.guard_button is not None:
+            self._link.request("LED", [("set", f"{self.guard_button}:{'go' if on else 'off'}")])
 
     def close(self) -> None:
         """Put the LEDs out and close the link. Safe to call twice."""

@@ -200,3 +200,18 @@ def test_a_logger_overflow_voids_the_race_and_rearms(rig: BoardRig, sim: SimBoar
     sim.control("edge 2 0 go 100000000")
     go = rig.go([1, 2])
     assert rig.events.get(timeout=WAIT_S) == Press(2, go.t_ns + 100 * MS, BOARD_CLOCK)
+
+
+def test_the_guard_light_and_opening_by_usb_id(rig: BoardRig, sim: SimBoard, monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_host import board_link
+    from firmware_host.board_rig import open_board
+
+    rig.show_guard(True)
+    rig.show_guard(False)
+    assert rig.counters.bad_frames == 0
+    monkeypatch.setattr(board_link, "find_board_ports", lambda: [])
+    assert open_board() is None  # nothing plugged in: the app falls back to other inputs
+    monkeypatch.setattr(board_link, "find_board_ports", lambda: [str(sim.link)])
+    found = open_board()
+    assert found is not None and found.info is not None and found.info.port == str(sim.link)
+    found.close()
