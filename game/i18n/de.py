@@ -81,6 +81,7 @@ TEXT: dict[str, str] = {
     "what_input": "diese Eingabe",
     "what_seat": "Platz {seat}",
     "ui_seat": "Platz {seat}",
+    "ui_race_voided": "Die Buzzer-Platine hat Drücke verloren: dieses Rennen zählt nicht.",
     "ui_title": "Mogel Motte",
     "ui_round": "Runde {round} von {rounds}",
     "ui_guard": "Wache",

@@ -88,6 +88,7 @@ UI: dict[str, str] = {
     "what_input": "this input",
     "what_seat": "seat {seat}",
     "ui_seat": "Seat {seat}",
+    "ui_race_voided": "The buzzer board lost presses: this race does not count.",
     "ui_title": "Cheating Moth",
     "ui_round": "Round {round} of {rounds}",
     "ui_guard": "Guard",

@@ -81,6 +81,7 @@ TEXT: dict[str, str] = {
     "what_input": "esta entrada",
     "what_seat": "el puesto {seat}",
     "ui_seat": "Puesto {seat}",
+    "ui_race_voided": "La placa de pulsadores perdió pulsaciones: esta carrera no cuenta.",
     "ui_title": "Polilla Tramposa",
     "ui_round": "Ronda {round} de {rounds}",
     "ui_guard": "Guardián",

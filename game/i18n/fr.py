@@ -81,6 +81,7 @@ TEXT: dict[str, str] = {
     "what_input": "cette entrée",
     "what_seat": "la place {seat}",
     "ui_seat": "Place {seat}",
+    "ui_race_voided": "La carte buzzer a perdu des appuis : cette course ne compte pas.",
     "ui_title": "La Mite Tricheuse",
     "ui_round": "Manche {round} sur {rounds}",
     "ui_guard": "Gardien",

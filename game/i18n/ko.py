@@ -82,6 +82,7 @@ TEXT: dict[str, str] = {
     "what_input": "이 입력",
     "what_seat": "{seat}번 자리",
     "ui_seat": "{seat}번 자리",
+    "ui_race_voided": "부저 보드가 입력을 놓쳤습니다: 이번 경주는 무효입니다.",
     "ui_title": "치팅 모스",
     "ui_round": "{round} / {rounds} 라운드",
     "ui_guard": "감시자",

@@ -186,3 +186,26 @@ def test_every_card_kind_can_be_tapped_as_the_starter() -> None:
     frame = draw(pygame.Surface((800, 480)), fonts("en"), scenes()["deal"])
     cards = {s.act.value for s in frame.hotspots if s.act.kind == "starter"}
     assert cards == {Card(k, n) for k in Kind for n in range(1, 6)}
+
+
+def test_a_race_the_board_voids_after_go_is_called_off(app: App) -> None:
+    rig = app.adapter
+    assert isinstance(rig, FakeRig)
+    for seat in (0, 1, 2):
+        rig.tap(seat)
+    app.poll()
+    _key(app, pygame.K_RETURN)
+    rig.tap(0)
+    app.poll()
+    _key(app, pygame.K_1)
+    _key(app, pygame.K_n)
+    _key(app, pygame.K_2)
+    _key(app, pygame.K_o)                           # a mosquito 2
+    race = app.table.race
+    assert race is not None
+    rig.t_ns = race.go_due_t_ns
+    app.poll()
+    rig.events.append(object())                    # the board's RaceVoided record (any non-edge)
+    app.poll()
+    assert _stage(app) is Stage.PLAY and not any(c[0] == "go" for c in rig.calls[-1:])
+    assert app.ui.notice(rig.t_ns) is not None

@@ -4,7 +4,6 @@ keyboard seats. Every adapter has GpioRig's shape (see :class:`InputAdapter`).""
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -27,12 +26,6 @@ LIGHTS: dict[Light, SeatLight] = {
     Light.VOTING: SeatLight.LOSER,
 }
 
-#: Where the buzzer board's host adapter may live, and the function that opens it: it returns
-#: an adapter (GpioRig's shape, its own clock domain) or None when no board is plugged in.
-BOARD_OPENERS = (("firmware_host.board_rig", "open_board"), ("firmware_host.board", "open_board"),
-                 ("firmware_host.boardrig", "open_board"))
-
-
 class InputAdapter(Protocol):
     @property
     def clock(self) -> str: ...
@@ -41,11 +34,10 @@ class InputAdapter(Protocol):
     @property
     def seats(self) -> int: ...
     def now_ns(self) -> int: ...
-    def drain(self) -> list[RigEvent]: ...
+    def drain(self) -> list[Any]: ...
     def arm(self, seats: Iterable[int]) -> object: ...
     def go(self, seats: Iterable[int]) -> Go: ...
     def show(self, lights: Mapping[int, SeatLight]) -> None: ...
-    def show_guard(self, on: bool) -> None: ...
     def close(self) -> None: ...
 
 
@@ -96,21 +88,20 @@ class Detected:
 
 
 def _open_board(notes: list[str]) -> InputAdapter | None:
-    for module_name, function in BOARD_OPENERS:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        opener: Any = getattr(module, function, None)
-        if opener is None:
-            continue
-        try:
-            board: InputAdapter | None = opener()
-        except Exception as exc:  # a board that is there but will not talk: say so, go on
-            notes.append(f"buzzer board not used: {type(exc).__name__}: {exc}")
+    """The buzzer board (firmware_host.board_rig) if pyserial finds one by its USB vendor id."""
+    try:
+        from firmware_host.board_link import find_board_ports
+        from firmware_host.board_rig import BoardRig
+    except ImportError:
+        return None
+    try:
+        if not find_board_ports():
             return None
-        return board
-    return None
+        board: InputAdapter = BoardRig(None)
+    except Exception as exc:  # a board that is there but will not talk: say so, go on
+        notes.append(f"buzzer board not used: {type(exc).__name__}: {exc}")
+        return None
+    return board
 
 
 def _on_a_pi() -> bool:

@@ -29,7 +29,9 @@ from ...controller import (
 from ...controller.inputs import Input
 from ...controller.resume import resume
 from ...i18n.events import event_text
-from ...inputs import Press
+from ...controller import inputs as console
+from ...inputs import CaughtPress, CaughtRelease, Press, Release
+from ...messages import Message
 from ..tablelog import TableLog
 from .adapters import LIGHTS, Detected
 from .common import Scene
@@ -39,7 +41,7 @@ from .fonts import Fonts
 from .observe import observe
 from .render import Frame, draw
 from .sound import Sounds
-from .state import UiState
+from .state import NOTICE_NS, UiState
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -114,7 +116,9 @@ class App:
             if changed:
                 adapter.show(changed)
                 self.lights.update(changed)
-            adapter.show_guard(effect.caught is not Light.OFF)
+            show_guard = getattr(adapter, "show_guard", None)  # the buzzer board has no guard LED
+            if show_guard is not None:
+                show_guard(effect.caught is not Light.OFF)
         elif isinstance(effect, Arm):
             adapter.arm(effect.seats)
             for seat in range(adapter.seats):  # what arm() shows: the race seats flash once
@@ -127,6 +131,9 @@ class App:
     def poll(self) -> None:
         """Edges from the adapter, GO when due, ticks when due."""
         for edge in self.adapter.drain():
+            if not isinstance(edge, (Press, Release, CaughtPress, CaughtRelease)):
+                self.voided(edge)
+                continue
             if isinstance(edge, Press):
                 self.wake_up()
             self.feed(edge)
@@ -144,6 +151,18 @@ class App:
             while self.wakes and self.wakes[0] <= now:
                 heapq.heappop(self.wakes)
             self.feed(Tick(now))
+
+    def voided(self, record: object) -> None:
+        """The board lost edges of the race in progress (a RaceVoided record). Before GO the
+        board re-arms and the race goes on; after GO the presses cannot be trusted, so the race
+        is called off (the controller has no input to run a race again)."""
+        now = self.adapter.now_ns()
+        self.ui.notices.append((Message.of("ui_race_voided"), now + NOTICE_NS))
+        race = self.table.race
+        if race is not None and race.go_t_ns is not None:
+            self.feed(console.Cancel(now))
+        if self.say is not None:
+            self.say(f"note: {record!r}")
 
     def next_due_ns(self) -> int | None:
         due = [t for t in (self.go.t_ns if self.go else None, self.wakes[0] if self.wakes else None)
