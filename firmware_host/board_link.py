@@ -110,10 +110,13 @@ def open_serial(path: str) -> SerialPort:
     import serial  # type: ignore[import-untyped]
 
     try:
-        port: SerialPort = serial.Serial(path, 115200, timeout=READ_TIMEOUT_S, write_timeout=1.0)
+        # exclusive: a second program on the same board would steal half of its lines
+        port: SerialPort = serial.Serial(path, 115200, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         return port
     except (serial.SerialException, OSError) as exc:
-        raise BoardNotFound(f"port {path!r} cannot be opened ({exc}): check the cable or name another port") from exc
+        raise BoardNotFound(
+            f"port {path!r} cannot be opened ({exc}): check the cable and that no other program has it open"
+        ) from exc
 
 
 class SeqTracker:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.board import protocol as P
+from firmware_host.board_errors import BoardNotFound
 from firmware_host.board_link import BoardLink, Frame
 from firmware_host.board_rig import BOARD_CLOCK, BoardEvent, BoardRig, RaceVoided
 from firmware_host.board_sim import SimBoard
@@ -211,6 +212,9 @@ def test_the_guard_light_and_opening_by_usb_id(rig: BoardRig, sim: SimBoard, mon
     assert rig.counters.bad_frames == 0
     monkeypatch.setattr(board_link, "find_board_ports", lambda: [])
     assert open_board() is None  # nothing plugged in: the app falls back to other inputs
+    with pytest.raises(BoardNotFound, match="no other program has it open"):
+        BoardLink(str(sim.link)).start()  # one program per port: the link opens it exclusively
+    rig.close()
     monkeypatch.setattr(board_link, "find_board_ports", lambda: [str(sim.link)])
     found = open_board()
     assert found is not None and found.info is not None and found.info.port == str(sim.link)
