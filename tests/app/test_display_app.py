@@ -5,6 +5,7 @@ console play a game up to a judged race; attract mode starts when the table is i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import pygame
 import pytest
@@ -18,6 +19,7 @@ from game.app.ui.state import UiState
 from game.cards import Card, Kind
 from game.controller import Stage, TableSettings
 from game.inputs import Go, Press, Release
+from game.messages import Message
 
 MS = 1_000_000
 
@@ -188,7 +190,7 @@ def test_every_card_kind_can_be_tapped_as_the_starter() -> None:
     assert cards == {Card(k, n) for k in Kind for n in range(1, 6)}
 
 
-def test_a_race_the_board_voids_after_go_is_called_off(app: App) -> None:
+def test_a_race_the_board_voids_after_go_runs_again(app: App) -> None:
     rig = app.adapter
     assert isinstance(rig, FakeRig)
     for seat in (0, 1, 2):
@@ -207,5 +209,54 @@ def test_a_race_the_board_voids_after_go_is_called_off(app: App) -> None:
     app.poll()
     rig.events.append(object())                    # the board's RaceVoided record (any non-edge)
     app.poll()
-    assert _stage(app) is Stage.PLAY and not any(c[0] == "go" for c in rig.calls[-1:])
+    assert _stage(app) is Stage.RACE and rig.calls[-2:][0][0] == "arm"   # armed afresh
+    again = app.table.race
+    assert again is not None and again.run == 2 and again.go_t_ns is None
     assert app.ui.notice(rig.t_ns) is not None
+
+
+def test_a_restarted_app_resumes_the_game_on_a_clock_that_started_again(tmp_path: Path) -> None:
+    """A pulled plug mid-race: the new process resumes from the log, shifts the adapter's clock
+    (it began again at zero), says so, and runs the interrupted race again."""
+    from game.app.tablelog import TableLog
+
+    pre_init()
+    pygame.init()
+    db = tmp_path / "table.db"
+
+    def start(rig: FakeRig) -> App:
+        settings = TableSettings(seats=5, clock=rig.clock, resolution_ns=rig.resolution_ns)
+        log = TableLog.open(db, settings, 7, rig.now_ns())
+        return App(detected=Detected(rig, "gpio"), settings=settings, seed=7, ui=UiState(),
+                   fonts=fonts("en"), surface=pygame.Surface((800, 480)), sounds=Sounds(), log=log,
+                   attract_after_ns=None)
+
+    rig = FakeRig()
+    first = start(rig)
+    for seat in (0, 1, 2):
+        rig.tap(seat)
+    first.poll()
+    _key(first, pygame.K_RETURN)
+    rig.tap(0)
+    first.poll()
+    _key(first, pygame.K_1)
+    _key(first, pygame.K_n)
+    _key(first, pygame.K_2)
+    _key(first, pygame.K_o)                          # a mosquito 2: armed, GO pending
+    assert _stage(first) is Stage.RACE
+    hands = first.table.game.hands
+    assert first.log is not None
+    first.log.close()                                # the plug is pulled here
+
+    rebooted = FakeRig()
+    rebooted.t_ns = 5 * MS                           # CLOCK_MONOTONIC starts again near zero
+    second = start(rebooted)
+    assert second.resumed and second.table.game.hands == hands
+    assert second.adapter.now_ns() > first.table.now_t_ns     # the table's time goes on
+    assert Message.of("ui_resumed") in [m for m, _ in second.ui.notices]
+    race = second.table.race
+    assert race is not None and race.run == 2 and ("arm", (1, 2)) in rebooted.calls
+    rebooted.t_ns = race.go_due_t_ns - second.adapter.shift_ns    # type: ignore[attr-defined]
+    second.poll()
+    assert ("go", (1, 2)) in rebooted.calls and second.table.race is not None
+    assert second.table.race.go_t_ns == race.go_due_t_ns

@@ -75,3 +75,22 @@ def test_card_names_and_decimals() -> None:
     assert card_name("ko", Card(Kind.MOTH, 5)) == "나방 5"
     assert decimal("fr", "0.100 ms") == "0,100 ms" and decimal("en", "0.100 ms") == "0.100 ms"
     assert text("es", "ui_round", round=2, rounds=4) == "Ronda 2 de 4"
+
+
+def test_every_key_the_core_and_the_app_say_is_in_the_catalogs() -> None:
+    """Message keys are strings in code: find each one and check that every language has it."""
+    import re
+    from pathlib import Path
+
+    from game.i18n import LANGUAGES
+    from game.i18n.lookup import catalog
+
+    root = Path(__file__).resolve().parents[2] / "game"
+    said = set()
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        said |= set(re.findall(r'(?:\.say|Message\.of)\(\s*"([a-z_]+)"', text))
+    assert {"race_rearmed", "verdict_guilty", "ui_resumed"} <= said
+    for lang in LANGUAGES:
+        missing = sorted(key for key in said if key not in catalog(lang))
+        assert not missing, f"{lang} lacks {missing}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -72,6 +72,54 @@ class KeyboardSeats:
 
     def close(self) -> None:
         return None
+
+
+class ClockShift:
+    """An adapter whose clock reads ``shift_ns`` later: after a restart whose clock began again
+    at zero, a resumed table's time must not run backwards. Everything the adapter stamps (edges,
+    GO) is shifted by the same amount, so reaction times are unchanged."""
+
+    def __init__(self, adapter: InputAdapter, shift_ns: int) -> None:
+        self._adapter = adapter
+        self.shift_ns = shift_ns
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._adapter, name)
+
+    @property
+    def clock(self) -> str:
+        return self._adapter.clock
+
+    @property
+    def resolution_ns(self) -> int:
+        return self._adapter.resolution_ns
+
+    @property
+    def seats(self) -> int:
+        return self._adapter.seats
+
+    def now_ns(self) -> int:
+        return self._adapter.now_ns() + self.shift_ns
+
+    def drain(self) -> list[Any]:
+        return [self._shift(record) for record in self._adapter.drain()]
+
+    def arm(self, seats: Iterable[int]) -> object:
+        return self._adapter.arm(seats)
+
+    def go(self, seats: Iterable[int]) -> Go:
+        go = self._adapter.go(seats)
+        return Go(go.t_ns + self.shift_ns, go.clock)
+
+    def show(self, lights: Mapping[int, SeatLight]) -> None:
+        self._adapter.show(lights)
+
+    def close(self) -> None:
+        self._adapter.close()
+
+    def _shift(self, record: Any) -> Any:
+        t_ns = getattr(record, "t_ns", None)
+        return replace(record, t_ns=t_ns + self.shift_ns) if isinstance(t_ns, int) else record
 
 
 @dataclass(slots=True)

@@ -33,7 +33,7 @@ from ...controller import inputs as console
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...messages import Message
 from ..tablelog import TableLog
-from .adapters import LIGHTS, Detected
+from .adapters import LIGHTS, ClockShift, Detected
 from .common import Scene
 from .console import Console
 from .demo import Demo
@@ -68,8 +68,14 @@ class App:
         self.log = log
         self.say = say
         now = self.adapter.now_ns()
+        self.resumed = bool(log is not None and log.steps)
         if log is not None and log.steps:
             self.table = resume(log.settings, log.seed, log.t0_ns, log.steps)
+            if now <= self.table.now_t_ns:
+                # The adapter's clock started again (a reboot, another board): shift what this
+                # session reads so that the table's clock never runs backwards.
+                self.adapter = ClockShift(self.adapter, self.table.now_t_ns - now + S)
+                now = self.adapter.now_ns()
         else:
             self.table = new_table(settings, seed, now)
         self.console = Console(ui, self.adapter.now_ns, self.adapter.clock, seats=self.table.settings.seats)
@@ -84,6 +90,22 @@ class App:
         self.demo_players = demo_players
         self.demo_games = 0
         self.steps = 0
+        if self.resumed:
+            self.after_resume()
+
+    def after_resume(self) -> None:
+        """Pick the game up where the log left it: say so, run an interrupted race again (its
+        GO was scheduled by the process that died), and check the windows that were open."""
+        now = self.adapter.now_ns()
+        self.ui.notices.append((Message.of("ui_resumed"), now + NOTICE_NS))
+        t = self.table
+        if t.stage is Stage.RACE and t.race is not None and t.race.result is None:
+            self.feed(console.Rearm(now))
+        for due in (t.dispute.deadline_t_ns if t.dispute else None,
+                    t.pending_out[1] if t.pending_out else None):
+            if due is not None:
+                heapq.heappush(self.wakes, due)
+        self.feed(Tick(now))
 
     # -- inputs in, effects out --------------------------------------------------------------
 
@@ -155,12 +177,12 @@ class App:
     def voided(self, record: object) -> None:
         """The board lost edges of the race in progress (a RaceVoided record). Before GO the
         board re-arms and the race goes on; after GO the presses cannot be trusted, so the race
-        is called off (the controller has no input to run a race again)."""
+        runs again from arming (the game is untouched)."""
         now = self.adapter.now_ns()
         self.ui.notices.append((Message.of("ui_race_voided"), now + NOTICE_NS))
         race = self.table.race
-        if race is not None and race.go_t_ns is not None:
-            self.feed(console.Cancel(now))
+        if race is not None and race.go_t_ns is not None and race.result is None:
+            self.feed(console.Rearm(now))
         if self.say is not None:
             self.say(f"note: {record!r}")
 
