@@ -32,6 +32,7 @@ class FinishedGame:
     names: tuple[str, ...]        # by player
     totals: tuple[int, ...]       # penalty points by player
     winners: tuple[int, ...]      # players in first place
+    key: str = ""                 # the game's identity: recording it twice keeps one row
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,8 @@ class Leaderboard:
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY AUTOINCREMENT, "
                 "finished_unix_ns INTEGER NOT NULL, seed INTEGER NOT NULL, names TEXT NOT NULL, "
-                "totals TEXT NOT NULL, winners TEXT NOT NULL)")
+                "totals TEXT NOT NULL, winners TEXT NOT NULL, key TEXT)")
+            self._db.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_key ON games(key) WHERE key != ''")
             self._db.execute("CREATE INDEX IF NOT EXISTS games_time ON games(finished_unix_ns)")
         except sqlite3.DatabaseError as exc:
             raise BadTableLog(f"{self.path} is not a leaderboard this rig can read ({exc}): "
@@ -65,9 +67,10 @@ class Leaderboard:
     def record(self, game: FinishedGame) -> None:
         self._db.execute("BEGIN")
         self._db.execute(
-            "INSERT INTO games(finished_unix_ns, seed, names, totals, winners) VALUES (?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO games(finished_unix_ns, seed, names, totals, winners, key) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             (game.finished_unix_ns, game.seed, json.dumps(game.names), json.dumps(game.totals),
-             json.dumps(game.winners)))
+             json.dumps(game.winners), game.key))
         self._db.execute(
             "DELETE FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY finished_unix_ns DESC, "
             "id DESC LIMIT ?)", (self.max_games,))
@@ -75,10 +78,11 @@ class Leaderboard:
 
     def games(self, since_unix_ns: int = 0) -> list[FinishedGame]:
         rows = self._db.execute(
-            "SELECT finished_unix_ns, seed, names, totals, winners FROM games "
-            "WHERE finished_unix_ns >= ? ORDER BY finished_unix_ns", (since_unix_ns,)).fetchall()
-        return [FinishedGame(t, seed, tuple(json.loads(n)), tuple(json.loads(tot)), tuple(json.loads(w)))
-                for t, seed, n, tot, w in rows]
+            "SELECT finished_unix_ns, seed, names, totals, winners, key FROM games "
+            "WHERE finished_unix_ns >= ? ORDER BY finished_unix_ns, id", (since_unix_ns,)).fetchall()
+        return [FinishedGame(t, seed, tuple(json.loads(n)), tuple(json.loads(tot)), tuple(json.loads(w)),
+                             key or "")
+                for t, seed, n, tot, w, key in rows]
 
     def board(self, period: Period, now: datetime, limit: int = 10) -> list[Row]:
         """The ranking for ``period`` as seen at ``now`` (an aware datetime in the café's zone)."""
@@ -87,6 +91,10 @@ class Leaderboard:
     def last(self) -> FinishedGame | None:
         found = self.games()
         return found[-1] if found else None
+
+    def integrity(self) -> str:
+        """SQLite's own check of the file: "ok" or what is wrong."""
+        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def reset(self) -> None:
         self._db.execute("DELETE FROM games")

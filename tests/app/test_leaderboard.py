@@ -81,3 +81,11 @@ def test_a_file_that_is_not_a_leaderboard_is_refused(tmp_path: Path) -> None:
     path.write_text("not sqlite\n" * 200)
     with pytest.raises(BadTableLog, match="is not a leaderboard this rig can read"):
         Leaderboard(path)
+
+
+def test_a_game_recorded_twice_is_kept_once(tmp_path: Path) -> None:
+    b = Leaderboard(tmp_path / "board.db")
+    g = FinishedGame(at(NOW), 3, ("Ali", "Bea", "Cem"), (1, 2, 3), (0,), key="seed-3-t0-5")
+    b.record(g)
+    b.record(g)             # the app died after recording, before it moved on
+    assert len(b.games()) == 1 and b.integrity() == "ok"

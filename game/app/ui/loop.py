@@ -32,6 +32,7 @@ from ...i18n.events import event_text
 from ...controller import inputs as console
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...messages import Message
+from ..kiosk import Kiosk
 from ..tablelog import TableLog
 from .adapters import LIGHTS, ClockShift, Detected
 from .common import Scene
@@ -58,7 +59,7 @@ class App:
     def __init__(self, *, detected: Detected, settings: TableSettings, seed: int, ui: UiState,
                  fonts: Fonts, surface: pygame.Surface, sounds: Sounds, log: TableLog | None = None,
                  say: Callable[[str], None] | None = None, attract_after_ns: int | None = 60 * S,
-                 demo_players: int = 4) -> None:
+                 demo_players: int = 4, kiosk: Kiosk | None = None) -> None:
         self.detected = detected
         self.adapter = detected.adapter
         self.ui = ui
@@ -67,6 +68,7 @@ class App:
         self.sounds = sounds
         self.log = log
         self.say = say
+        self.kiosk = kiosk
         now = self.adapter.now_ns()
         self.resumed = bool(log is not None and log.steps)
         if log is not None and log.steps:
@@ -93,12 +95,24 @@ class App:
         if self.resumed:
             self.after_resume()
 
+    def next_game(self, now: int) -> None:
+        """A new table (a new seed, everyone sits down again) with a new log, after a game over."""
+        assert self.kiosk is not None
+        settings = self.table.settings
+        seed = (self.table.seed * 6364136223846793005 + 1442695040888963407) % 2**63
+        self.log = self.kiosk.open_log(settings, seed, now)
+        self.table = new_table(settings, seed, now)
+
     def after_resume(self) -> None:
         """Pick the game up where the log left it: say so, run an interrupted race again (its
         GO was scheduled by the process that died), and check the windows that were open."""
         now = self.adapter.now_ns()
         self.ui.notices.append((Message.of("ui_resumed"), now + NOTICE_NS))
         t = self.table
+        if self.kiosk is not None and self.log is not None and t.stage is Stage.GAME_OVER:
+            self.kiosk.finish(t, self.log)  # it ended just before the restart: file it (once)
+            self.log = None
+            return
         if t.stage is Stage.RACE and t.race is not None and t.race.result is None:
             self.feed(console.Rearm(now))
         for due in (t.dispute.deadline_t_ns if t.dispute else None,
@@ -111,10 +125,18 @@ class App:
 
     def feed(self, event: Input) -> Step:
         before = self.table
+        if self.kiosk is not None and self.log is None and isinstance(event, console.NewGame):
+            self.next_game(event.t_ns)
+            before = self.table
         made = step(before, event)
         if self.log is not None:
             self.log.append(event, made)  # on disk before any effect runs
         self.table = made.table
+        if self.kiosk is not None and self.log is not None and made.table.stage is Stage.GAME_OVER:
+            # Recorded on the leaderboard and filed away; the game-over screen stays up, and
+            # the next game starts from a fresh table with a log of its own.
+            self.kiosk.finish(made.table, self.log)
+            self.log = None
         self.steps += 1
         now = self.adapter.now_ns()
         for effect in made.effects:

@@ -1,0 +1,138 @@
+"""The café's config file (``/etc/cheating-moth/config.toml``): house rules and deck (see
+``game/config.py``), display, table timings, input, the staff PIN and data limits. Every key
+is optional; an unknown section or key, or a value out of range, is refused with one sentence
+naming it and what would be valid."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from ..config import rules_from_config
+from ..controller import TableSettings
+from ..errors import BadConfig
+from ..i18n import LANGUAGES
+from ..variants import Rules
+
+MS = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class RigConfig:
+    rules: Rules = field(default_factory=Rules)
+    # [display]
+    lang: str = "en"
+    volume: int = 80                    # percent
+    fullscreen: bool = True
+    attract_after_s: int = 60
+    # [input]
+    input: str = "auto"                 # auto | board | gpio | keyboard
+    port: str = ""                      # the board's serial port ("" = find it by USB id)
+    pins: str = ""                      # the GPIO pin map ("" = the default)
+    # [table]
+    long_press_ms: int = 800
+    fore_period_min_ms: int = 800
+    fore_period_max_ms: int = 2_500
+    race_timeout_ms: int = 3_000
+    pick_window_ms: int = 10_000
+    vote_window_ms: int = 10_000
+    # [staff]
+    pin_hash: str = ""                  # PBKDF2 of the PIN (``cheating-moth staff-pin``)
+    pin_salt: str = ""                  # hex
+    combo_hold_ms: int = 5_000
+    # [data]
+    max_games: int = 5_000              # leaderboard rows kept
+    keep_game_logs: int = 50            # finished game logs kept in the data folder
+
+    def table_settings(self, seats: int, clock: str, resolution_ns: int) -> TableSettings:
+        return TableSettings(
+            seats=seats, clock=clock, resolution_ns=resolution_ns, rules=self.rules,
+            long_press_ns=self.long_press_ms * MS, fore_period_min_ns=self.fore_period_min_ms * MS,
+            fore_period_max_ns=self.fore_period_max_ms * MS, race_timeout_ns=self.race_timeout_ms * MS,
+            pick_window_ns=self.pick_window_ms * MS, vote_window_ns=self.vote_window_ms * MS)
+
+
+# section -> key -> (field, allowed range or choices)
+_KEYS: dict[str, dict[str, tuple[str, Any]]] = {
+    "display": {"lang": ("lang", LANGUAGES), "volume": ("volume", (0, 100)),
+                "fullscreen": ("fullscreen", bool), "attract-after-s": ("attract_after_s", (5, 3600))},
+    "input": {"backend": ("input", ("auto", "board", "gpio", "keyboard")), "port": ("port", str),
+              "pins": ("pins", str)},
+    "table": {"long-press-ms": ("long_press_ms", (200, 5_000)),
+              "fore-period-min-ms": ("fore_period_min_ms", (300, 10_000)),
+              "fore-period-max-ms": ("fore_period_max_ms", (300, 10_000)),
+              "race-timeout-ms": ("race_timeout_ms", (500, 30_000)),
+              "pick-window-ms": ("pick_window_ms", (2_000, 60_000)),
+              "vote-window-ms": ("vote_window_ms", (2_000, 60_000))},
+    "staff": {"pin-hash": ("pin_hash", str), "pin-salt": ("pin_salt", str),
+              "combo-hold-ms": ("combo_hold_ms", (1_000, 30_000))},
+    "data": {"max-games": ("max_games", (10, 1_000_000)), "keep-game-logs": ("keep_game_logs", (1, 10_000))},
+}
+
+
+def load_rig_config(path: str | Path) -> RigConfig:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadConfig(f"cannot read config file {str(path)!r}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadConfig(f"{path} is not valid TOML: {exc}") from None
+    return rig_config_from(data, str(path))
+
+
+def rig_config_from(data: dict[str, Any], where: str = "config") -> RigConfig:
+    known = ("rules", "deck", *_KEYS)
+    for section in data:
+        if section not in known:
+            raise BadConfig(f"{where} has unknown section [{section}]: use {', '.join(f'[{s}]' for s in known)}")
+    rules = rules_from_config({k: v for k, v in data.items() if k in ("rules", "deck")}, where)
+    values: dict[str, Any] = {"rules": rules}
+    for section, keys in _KEYS.items():
+        table = data.get(section, {})
+        if not isinstance(table, dict):
+            raise BadConfig(f"{where} [{section}] must be a table of key = value")
+        for key, value in table.items():
+            if key not in keys:
+                raise BadConfig(f"{where} [{section}] has unknown key {key!r}: use {', '.join(keys)}")
+            name, allowed = keys[key]
+            values[name] = _check(value, allowed, f"{where} [{section}] {key}")
+    config = RigConfig(**values)
+    if config.fore_period_min_ms > config.fore_period_max_ms:
+        raise BadConfig(f"{where} [table] fore-period-min-ms {config.fore_period_min_ms} is more than "
+                        f"fore-period-max-ms {config.fore_period_max_ms}: the minimum must not exceed the maximum")
+    if bool(config.pin_hash) != bool(config.pin_salt):
+        raise BadConfig(f"{where} [staff] needs both pin-hash and pin-salt (set them with "
+                        "'cheating-moth staff-pin'), or neither")
+    return config
+
+
+def _check(value: Any, allowed: Any, where: str) -> Any:
+    if allowed is bool:
+        if type(value) is not bool:
+            raise BadConfig(f"{where} is {value!r}: use true or false")
+        return value
+    if allowed is str:
+        if not isinstance(value, str):
+            raise BadConfig(f"{where} is {value!r}: use a string in quotes")
+        return value
+    if isinstance(allowed, tuple) and allowed and isinstance(allowed[0], str):
+        if value not in allowed:
+            raise BadConfig(f"{where} is {value!r}: use one of {', '.join(map(repr, allowed))}")
+        return value
+    low, high = allowed
+    if type(value) is not int or not low <= value <= high:
+        raise BadConfig(f"{where} is {value!r}: use a whole number from {low} to {high}")
+    return value
+
+
+def with_changes(config: RigConfig, **changes: Any) -> RigConfig:
+    """A copy with some fields changed (the staff menu)."""
+    names = {f.name for f in fields(RigConfig)}
+    unknown = set(changes) - names
+    if unknown:
+        raise BadConfig(f"unknown setting {sorted(unknown)[0]!r}")
+    return replace(config, **changes)
