@@ -7,11 +7,11 @@ import argparse
 import json
 from typing import Any
 
-from ..controller import Notice, Stage, Step, Table, TableSettings, new_table, step
+from ..controller import Notice, Stage, Step, Table, TableSettings, step
 from ..controller.resume import resume
 from ..errors import BadTableLog
 from ..narrate import describe, standings_table
-from ..sim.presses import T0_NS, table_script
+from ..sim.presses import T0_NS, resume_script
 from .options import add_config, fail, players_arg, rules_from_args
 from .tablelog import TableLog
 
@@ -59,22 +59,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, settings: TableSettings, seed: int, players: int,
           log: TableLog | None) -> tuple[Table, int]:
-    script = table_script(players, seed, settings)
     logged = log.steps if log is not None else []
     table = resume(settings, seed, T0_NS, logged)
     if table.stage is Stage.GAME_OVER:
         _say(args, f"The game in {args.db} is already over ({len(logged)} logged steps).")
         return table, len(logged)
     # The simulated players act the game out from the start; the logged part is replayed.
-    replay = new_table(settings, seed, T0_NS)
-    event = next(script)
-    for number, entry in enumerate(logged, start=1):
-        if event != entry.input:
-            raise BadTableLog(f"step {number} of the log is {entry.input!r} but this game's players "
-                              f"did {event!r} there: the log is of another game")
-        made = step(replay, event)
-        replay = made.table
-        event = script.send(made)
+    script, next_event = resume_script(players, seed, settings, logged)
+    assert next_event is not None
+    event = next_event
     if logged:
         _say(args, f"Resumed the game in {args.db} after {len(logged)} logged steps "
                    f"(round {table.game.round}, stage {table.stage.value}).")

@@ -9,9 +9,11 @@ by replaying the logged inputs through it and carrying on.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 
-from ..controller import ScheduleGo, Step, TableSettings, Tick
+from ..controller import ScheduleGo, Step, TableSettings, Tick, new_table, step
+from ..controller.resume import LoggedStep
+from ..errors import BadTableLog
 from ..controller import inputs as console
 from ..controller.inputs import Input
 from ..engine import (
@@ -32,6 +34,27 @@ Acting = Generator[Input, Step, None]
 
 class ScriptError(AssertionError):
     """The controller did something other than what the bot game did: a bug, not bad input."""
+
+
+def resume_script(players: int, seed: int, settings: TableSettings,
+                  logged: Sequence[LoggedStep]) -> tuple[Script, Input | None]:
+    """The script of a game whose first inputs are already logged: it is replayed (on a table
+    of its own) up to the log's end, checking that the log is of this game. Returns the script
+    and its next input (None when the game is over)."""
+    script = table_script(players, seed, settings)
+    table = new_table(settings, seed, T0_NS)
+    event: Input | None = next(script)
+    for number, entry in enumerate(logged, start=1):
+        if event != entry.input:
+            raise BadTableLog(f"step {number} of the log is {entry.input!r} but this game's players "
+                              f"did {event!r} there: the log is of another game")
+        made = step(table, event)
+        table = made.table
+        try:
+            event = script.send(made)
+        except StopIteration:
+            event = None
+    return script, event
 
 
 def game_commands(players: int, seed: int, rules: Rules) -> list[Command]:

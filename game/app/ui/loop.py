@@ -59,7 +59,7 @@ class App:
     def __init__(self, *, detected: Detected, settings: TableSettings, seed: int, ui: UiState,
                  fonts: Fonts, surface: pygame.Surface, sounds: Sounds, log: TableLog | None = None,
                  say: Callable[[str], None] | None = None, attract_after_ns: int | None = 60 * S,
-                 demo_players: int = 4, kiosk: Kiosk | None = None) -> None:
+                 demo_players: int = 4, kiosk: Kiosk | None = None, scripted: bool = False) -> None:
         self.detected = detected
         self.adapter = detected.adapter
         self.ui = ui
@@ -69,6 +69,7 @@ class App:
         self.log = log
         self.say = say
         self.kiosk = kiosk
+        self.scripted = scripted  # simulated players feed every input, GO and ticks included
         now = self.adapter.now_ns()
         self.resumed = bool(log is not None and log.steps)
         if log is not None and log.steps:
@@ -112,6 +113,8 @@ class App:
         if self.kiosk is not None and self.log is not None and t.stage is Stage.GAME_OVER:
             self.kiosk.finish(t, self.log)  # it ended just before the restart: file it (once)
             self.log = None
+            return
+        if self.scripted:
             return
         if t.stage is Stage.RACE and t.race is not None and t.race.result is None:
             self.feed(console.Rearm(now))

@@ -1,0 +1,223 @@
+"""``cheating-moth kiosk``: the café rig, as systemd starts it on tty1.
+
+Full screen (KMS/DRM), the café's config, a data folder with the game log (resumed after a crash
+or a pulled plug, or moved aside with a message if it cannot be), the leaderboard, attract mode
+when idle, the staff menu behind a PIN or a button combination, and systemd's watchdog fed from
+the render loop. A bad config never leaves a dead screen: the rig starts on defaults and says so.
+
+``--input sim`` plays whole logged games with simulated players (headless soak runs and tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import GameError
+
+HELP = "run the rig as a café kiosk (full screen, resumed games, leaderboard, staff menu, watchdog)"
+
+S = 1_000_000_000
+log = logging.getLogger("cheating-moth")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", default="/etc/cheating-moth/config.toml",
+                        help="the café's config file (default /etc/cheating-moth/config.toml)")
+    parser.add_argument("--data", metavar="DIR", default="/var/lib/cheating-moth",
+                        help="game logs and the leaderboard (default /var/lib/cheating-moth)")
+    parser.add_argument("--input", choices=("config", "auto", "board", "gpio", "keyboard", "sim"),
+                        default="config", help="the input (default: as the config says)")
+    parser.add_argument("--headless", action="store_true", help="no screen (SDL dummy driver)")
+    parser.add_argument("--players", type=int, default=4, help="with --input sim: 3 to 5 (default 4)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of a new game")
+    parser.add_argument("--games", type=int, default=1, help="with --input sim: games to play (default 1)")
+    parser.add_argument("--no-poweroff", action="store_true",
+                        help="'shut down' in the staff menu only quits (no systemctl poweroff)")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s")
+    from .rigconfig import RigConfig, load_rig_config
+
+    notes: list[str] = []
+    config = RigConfig()
+    if Path(args.config).exists():
+        try:
+            config = load_rig_config(args.config)
+        except GameError as exc:
+            notes.append(f"config problem, running on defaults: {exc}")
+            log.error("%s", notes[-1])
+    else:
+        log.warning("no config file at %s: running on defaults", args.config)
+    if args.headless or args.input == "sim":
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.input == "sim":
+        return _sim(args, config, notes)
+    return _kiosk(args, config, notes)
+
+
+def _wall() -> datetime:
+    return datetime.now().astimezone()
+
+
+def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
+    import pygame
+
+    from ..messages import Message
+    from .kiosk import Kiosk
+    from .rigconfig import RigConfig
+    from .sdnotify import Watchdog, notify
+    from .ui.adapters import detect
+    from .ui.fonts import fonts_for
+    from .ui.loop import App
+    from .ui.sound import Sounds, pre_init
+    from .ui.state import NOTICE_NS, UiState
+
+    assert isinstance(config, RigConfig)
+    detected = detect(config.input if args.input == "config" else args.input)
+    for note in detected.notes:
+        log.info("%s", note)
+    adapter = detected.adapter
+    kiosk = Kiosk(Path(args.data), config, _wall)
+    settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    table_log = kiosk.open_log(settings, seed, adapter.now_ns())
+    pre_init()
+    pygame.init()
+    if args.headless:
+        surface = pygame.Surface((800, 480))
+    else:
+        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN if config.fullscreen else 0)
+        pygame.mouse.set_visible(False)
+    fonts, choice = fonts_for(config.lang)
+    ui = UiState(lang=choice.lang, input_name=detected.name, font_warning=choice.warning)
+    sounds = Sounds()
+    app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
+              sounds=sounds, log=table_log, attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
+    now = app.adapter.now_ns()
+    for note in notes + kiosk.notes:
+        ui.notices.append((Message.of("refused", reason=note), now + 3 * NOTICE_NS))
+    watchdog = Watchdog()
+    ready = [False]
+
+    def on_frame(app: App) -> None:
+        if not ready[0]:
+            notify("READY=1")
+            ready[0] = True
+        watchdog.kick(time.monotonic_ns())
+
+    log.info("kiosk up: %s input, data in %s%s", detected.name, args.data,
+             ", resumed a game" if app.resumed else "")
+    try:
+        app.run(on_frame=on_frame)
+    finally:
+        detected.close()
+        if app.log is not None:
+            app.log.close()
+        pygame.quit()
+    if kiosk.shutdown_requested and not args.no_poweroff:
+        log.warning("shutting down from the staff menu")
+        subprocess.run(["systemctl", "poweroff"], check=False)
+    return 0
+
+
+class _SimClock:
+    """The adapter of a scripted game: its clock is the script's, nothing is wired."""
+
+    clock = "sim"
+    resolution_ns = 100_000
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.t_ns = 0
+
+    def now_ns(self) -> int:
+        return self.t_ns
+
+    def drain(self) -> list[object]:
+        return []
+
+    def arm(self, seats: object) -> object:
+        return None
+
+    def go(self, seats: object) -> object:
+        raise AssertionError("a scripted game raises GO itself")
+
+    def show(self, lights: object) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def _sim(args: argparse.Namespace, config: object, notes: list[str]) -> int:
+    """Whole games by simulated players through the real app, kiosk session and logs."""
+    import pygame
+
+    from ..controller import Stage
+    from ..controller import inputs as console
+    from ..sim.presses import T0_NS, resume_script
+    from .kiosk import Kiosk
+    from .rigconfig import RigConfig
+    from .ui.adapters import Detected
+    from .ui.fonts import fonts_for
+    from .ui.loop import App
+    from .ui.sound import Sounds
+    from .ui.state import UiState
+
+    assert isinstance(config, RigConfig)
+    if not 3 <= args.players <= 5:
+        print(f"cheating-moth: --players {args.players} is not valid: use 3 to 5", file=sys.stderr)
+        return 2
+    clock = _SimClock(args.players)
+    kiosk = Kiosk(Path(args.data), config, _wall)
+    settings = config.table_settings(args.players, clock.clock, clock.resolution_ns)
+    seed = args.seed if args.seed is not None else 1
+    table_log = kiosk.open_log(settings, seed, T0_NS)
+    clock.t_ns = T0_NS
+    pygame.init()
+    fonts, choice = fonts_for(config.lang)
+    app = App(detected=Detected(clock, "sim"), settings=table_log.settings, seed=table_log.seed,  # type: ignore[arg-type]
+              ui=UiState(lang=choice.lang, input_name="sim"), fonts=fonts, surface=pygame.Surface((800, 480)),
+              sounds=Sounds(), log=table_log, say=lambda s: print(s, flush=True), attract_after_ns=None,
+              kiosk=kiosk, scripted=True)
+    for note in notes + kiosk.notes:
+        print(f"note: {note}", flush=True)
+    if app.resumed:
+        print(f"Resumed the game in {kiosk.current} after {len(table_log.steps)} logged steps.", flush=True)
+    played = 0
+    script, event = resume_script(args.players, app.table.seed, app.table.settings,
+                                  table_log.steps if app.log is not None else [])
+    try:
+        while played < args.games:
+            if app.log is None:  # the game is over (and filed): the next one, or stop
+                played += 1
+                if played >= args.games:
+                    break
+                app.feed(console.NewGame(clock.t_ns))
+                script, event = resume_script(args.players, app.table.seed, app.table.settings, [])
+            if event is None:
+                raise AssertionError("the simulated players ran out of moves before the game ended")
+            clock.t_ns = max(clock.t_ns, event.t_ns)
+            made = app.feed(event)
+            if app.table.stage is not Stage.GAME_OVER:
+                event = script.send(made)
+            app.draw()
+    finally:
+        if app.log is not None:
+            app.log.close()
+        pygame.quit()
+    last = kiosk.leaderboard.last()
+    if last is not None:
+        print("Final standings: " + ", ".join(f"{n} {t}" for n, t in zip(last.names, last.totals)), flush=True)
+    return 0
