@@ -34,7 +34,7 @@ from pathlib import Path
 USER = "cheating-moth"
 GROUPS = ("video", "render", "input", "audio", "gpio", "dialout")
 APT_PACKAGES = ("python3-venv", "python3-pip", "libdrm2", "libgbm1", "libegl1", "libgles2",
-                "fonts-nanum", "alsa-utils")
+                "fonts-nanum", "alsa-utils", "polkitd")
 SUPPORTED = ("bookworm", "trixie")
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,6 +81,26 @@ class Layout:
     @property
     def unit(self) -> Path:
         return self.at("/etc/systemd/system/cheating-moth.service")
+
+    @property
+    def polkit(self) -> Path:
+        return self.at("/etc/polkit-1/rules.d/50-cheating-moth.rules")
+
+    @property
+    def pins(self) -> Path:
+        return self.at("/etc/cheating-moth/pins.toml")
+
+
+POLKIT_RULE = """\
+// Cheating Moth rig: the kiosk user may power the Pi off from the staff menu, nothing else.
+polkit.addRule(function(action, subject) {
+    if ((action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
+        subject.user == "cheating-moth") {
+        return polkit.Result.YES;
+    }
+});
+"""
 
 
 def unit_text() -> str:
@@ -151,10 +171,16 @@ class Installer:
         else:
             L.config.write_text(DEFAULT_CONFIG)
             self.say(f"wrote {L.config}")
+        if not L.pins.exists() and (REPO / "hardware" / "pins.toml").exists():
+            shutil.copy2(REPO / "hardware" / "pins.toml", L.pins)
+            self.say(f"wrote {L.pins} (the default pin map: edit it to match your wiring)")
         self.install_app()
         L.unit.parent.mkdir(parents=True, exist_ok=True)
         L.unit.write_text(unit_text())
         self.say(f"wrote {L.unit}")
+        L.polkit.parent.mkdir(parents=True, exist_ok=True)
+        L.polkit.write_text(POLKIT_RULE)
+        self.say(f"wrote {L.polkit} (the staff menu may power off)")
         self.run("chown", "-R", f"{USER}:{USER}", "/var/lib/cheating-moth")
         self.run("systemctl", "daemon-reload")
         self.run("systemctl", "enable", "cheating-moth.service")
@@ -192,7 +218,7 @@ class Installer:
     def uninstall(self, purge: bool) -> None:
         L = self.layout
         self.run("systemctl", "disable", "--now", "cheating-moth.service")
-        for path in (L.unit,):
+        for path in (L.unit, L.polkit):
             if path.exists():
                 path.unlink()
                 self.say(f"removed {path}")

@@ -25,7 +25,7 @@ def _subcommands() -> dict[str, ModuleType]:
     found: dict[str, ModuleType] = {}
     for info in sorted(pkgutil.iter_modules(game.app.__path__), key=lambda i: i.name):
         if info.name.startswith("cmd_"):
-            found[info.name.removeprefix("cmd_")] = importlib.import_module(f"game.app.{info.name}")
+            found[info.name.removeprefix("cmd_").replace("_", "-")] = importlib.import_module(f"game.app.{info.name}")
     return found
 
 

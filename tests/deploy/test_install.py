@@ -28,9 +28,12 @@ def test_install_writes_the_unit_config_and_data_dir(tmp_path: Path) -> None:
     out = install(tmp_path)
     assert set(files(tmp_path)) == {
         "etc/cheating-moth/config.toml",
+        "etc/cheating-moth/pins.toml",
         "etc/systemd/system/cheating-moth.service",
+        "etc/polkit-1/rules.d/50-cheating-moth.rules",
         "opt/cheating-moth/README.md",
     }
+    assert 'subject.user == "cheating-moth"' in (tmp_path / "etc/polkit-1/rules.d/50-cheating-moth.rules").read_text()
     assert (tmp_path / "var/lib/cheating-moth").is_dir()
     unit = (tmp_path / "etc/systemd/system/cheating-moth.service").read_text()
     for line in ("Type=notify", "WatchdogSec=10", "Restart=always", "StartLimitAction=reboot",
@@ -63,7 +66,8 @@ def test_uninstall_keeps_config_and_data_unless_purged(tmp_path: Path) -> None:
     (tmp_path / "var/lib/cheating-moth/leaderboard.db").write_bytes(b"games")
     out = install(tmp_path, "--uninstall")
     left = set(files(tmp_path))
-    assert left == {"etc/cheating-moth/config.toml", "var/lib/cheating-moth/leaderboard.db"}
+    assert left == {"etc/cheating-moth/config.toml", "etc/cheating-moth/pins.toml",
+                    "var/lib/cheating-moth/leaderboard.db"}
     assert "systemctl disable --now cheating-moth.service" in out
     install(tmp_path, "--uninstall", "--purge")
     assert files(tmp_path) == {}
