@@ -1,1 +1,2 @@
-"""Adapters at the edges: GPIO buttons and LEDs, simulated players, (later) the serial buzzer board."""
+"""Adapters at the edges: GPIO buttons and LEDs, the RP2040 buzzer board (board/ is its
+MicroPython firmware) and its serial link, simulated players."""

@@ -1,1 +1,2 @@
-"""The shell: command line, composition root, and (later) the pygame app."""
+"""The shell: command line, the pygame app (ui/), the table log, the kiosk session: the
+composition root, and the only place that picks adapters."""
