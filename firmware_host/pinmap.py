@@ -1,8 +1,16 @@
-"""The pin map: which BCM GPIO each seat button, seat LED, Caught! button and GO output uses.
+"""The pin map: which pin each seat button, seat LED, Caught! button and GO output uses.
 
-Loaded from a TOML file (``hardware/pins.toml`` is the default) and validated in full before any
-pin is touched, so a wiring mistake is a one-line message, not a half-configured header.
-Seats are numbered from 0, clockwise, like players everywhere in the project.
+One TOML file (``hardware/pins.toml`` is the default) serves both builds: its top level is the
+Raspberry Pi GPIO build (BCM numbers, plus the doctor's ``[loopback]`` jumper) and its optional
+``[board]`` table is the buzzer board build (Pico GP numbers, see :mod:`.pinmap_board`). It is
+validated in full before any pin is touched, so a wiring mistake is a one-line message naming
+the pin, not a half-configured header. Seats are numbered from 0, clockwise, like players
+everywhere in the project.
+
+Where the default file is: ``hardware/pins.toml`` in a source checkout (or an editable install).
+A wheel cannot ship files outside its packages, so ``firmware_host/default_pins.toml`` is a
+symlink to it that setuptools packs as package data (a copy, in the wheel); the loader takes the
+checkout's file when it exists and the packaged copy otherwise.
 """
 
 from __future__ import annotations
@@ -14,8 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BadPinMap
+from .pinmap_board import BoardPins, parse_board
 
-DEFAULT_PINMAP_PATH = Path(__file__).resolve().parent.parent / "hardware" / "pins.toml"
+_CHECKOUT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pins.toml"
+PACKAGED_PINMAP_PATH = Path(__file__).resolve().parent / "default_pins.toml"
+DEFAULT_PINMAP_PATH = _CHECKOUT_PINMAP if _CHECKOUT_PINMAP.is_file() else PACKAGED_PINMAP_PATH
 
 MIN_SEATS = 3
 MAX_SEATS = 7
@@ -45,10 +56,20 @@ FIXED_PULL_UP_PINS = frozenset({2, 3})
 DEFAULT_RESOLUTION_US = 100
 MAX_RESOLUTION_US = 100_000
 
-_TOP_KEYS = ("pull", "active_low", "allow_bus_pins", "resolution_us", "seats", "guard", "go")
+_TOP_KEYS = (
+    "pull", "active_low", "allow_bus_pins", "resolution_us", "seats", "guard", "go", "loopback", "board",
+)
 _SEAT_KEYS = ("button", "led")
 _GUARD_KEYS = ("button", "led")
 _GO_KEYS = ("pin", "pulse_ms")
+_LOOPBACK_KEYS = ("output", "input")
+
+# BCM GPIO -> physical pin of the Pi's 40-pin header (for the docs and the diagram).
+PI_PHYSICAL: Mapping[int, int] = {
+    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
+    13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
+    24: 18, 25: 22, 26: 37, 27: 13,
+}
 
 
 class Pull(enum.Enum):
@@ -70,9 +91,19 @@ class SeatPins:
 
 
 @dataclass(frozen=True, slots=True)
+class Loopback:
+    """The doctor's timing jumper: ``output`` is wired straight to ``input`` (BCM numbers)."""
+
+    output: int
+    input: int
+
+
+@dataclass(frozen=True, slots=True)
 class PinMap:
     """A validated pin map. ``go_pin`` drives a GO buzzer or lamp; ``go_pulse_ms`` switches it off
-    again after that long (a buzzer) or, when None, leaves it on until the next arm (a lamp)."""
+    again after that long (a buzzer) or, when None, leaves it on until the next arm (a lamp).
+    ``loopback`` is the doctor's jumper (None: no timing self-test); ``board`` is the buzzer
+    board build's part (None: the map is for the GPIO build only)."""
 
     seats: tuple[SeatPins, ...]
     guard_button: int
@@ -83,6 +114,8 @@ class PinMap:
     active_low: bool
     resolution_ns: int
     source: str
+    loopback: Loopback | None = None
+    board: BoardPins | None = None
 
     def input_pins(self) -> tuple[int, ...]:
         return tuple(s.button for s in self.seats) + (self.guard_button,)
@@ -147,7 +180,7 @@ def parse_pinmap(data: Mapping[str, object], source: str = "<string>") -> PinMap
         if pin in owner:
             raise BadPinMap(
                 f"{key} = {pin!r} in {source} is already used by {owner[pin]}: give every button, "
-                f"LED and GO output its own pin"
+                f"LED, GO output and loopback end its own pin"
             )
         owner[pin] = key
         return pin
@@ -179,6 +212,29 @@ def parse_pinmap(data: Mapping[str, object], source: str = "<string>") -> PinMap
                 )
             go_pulse_ms = pulse
 
+    loopback: Loopback | None = None
+    loop_raw = _table(data, "loopback", source, required=False)
+    if loop_raw:
+        _check_keys(loop_raw, _LOOPBACK_KEYS, "[loopback]", source)
+        for key in _LOOPBACK_KEYS:
+            if key not in loop_raw:
+                raise BadPinMap(
+                    f"[loopback] in {source} has no {key!r}: give both ends of the doctor's jumper "
+                    f"(output = N, input = N), or leave out [loopback]"
+                )
+        loop_in = loop_raw["input"]
+        if loop_in in FIXED_PULL_UP_PINS:
+            raise BadPinMap(
+                f"loopback.input = {loop_in!r} in {source} has a fixed pull-up resistor, and the "
+                f"loopback input rests pulled down: use another pin"
+            )
+        loopback = Loopback(
+            output=claim("loopback.output", loop_raw["output"], False),
+            input=claim("loopback.input", loop_in, False),
+        )
+
+    board = parse_board(data["board"], len(seats), source) if "board" in data else None
+
     return PinMap(
         seats=seats,
         guard_button=guard_button,
@@ -189,6 +245,8 @@ def parse_pinmap(data: Mapping[str, object], source: str = "<string>") -> PinMap
         active_low=active_low,
         resolution_ns=resolution_us * 1000,
         source=source,
+        loopback=loopback,
+        board=board,
     )
 
 

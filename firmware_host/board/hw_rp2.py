@@ -4,17 +4,21 @@
 # the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """The real hardware layer: a Raspberry Pi Pico (RP2040) running MicroPython.
 
-Pins (GPIO numbers; change them here and in the README's wiring table together):
+Pins (GP numbers) come from ``board_pins.py``, which ``cheating-moth board flash`` writes from
+the ``[board]`` part of the pin map (hardware/pins.toml). Without it (a board flashed by hand)
+the numbers below are used; they are the default map's:
 
-    buttons 0-6   GP2-GP8   to GND, internal pull-up (pressed = low)
+    buttons 0-6   GP2-GP8   to GND, internal pull-up (pressed = low); 0-5 seats, 6 Caught!
     GO            GP9       output to the GO lamp/buzzer driver (high = GO); watched by logger 7
     LEDs 0-6      GP10-GP16 outputs to the button LED drivers (high = lit)
     SYNC          GP22      output, not wired: releases all eight loggers in the same cycle
 
-State machines 0-3 (PIO0) watch buttons 0-3; 4-7 (PIO1) watch buttons 4-6 and GO. Both
-blocks hold one copy of the edge logger. A 1 ms soft timer drains the RX FIFOs into a list so
-a USB write that blocks the main loop does not overflow them; FDEBUG's RXSTALL bits report a
-word a logger had to drop (the datasheet: set on a non-blocking PUSH to a full FIFO).
+A slot whose pin is None (a table with fewer than six seats, a button without an LED) has no
+pin, no state machine and never reports. State machine i watches button slot i: 0-3 on PIO0,
+4-6 and GO (7) on PIO1. Both blocks hold one copy of the edge logger. A 1 ms soft timer drains
+the RX FIFOs into a list so a USB write that blocks the main loop does not overflow them;
+FDEBUG's RXSTALL bits report a word a logger had to drop (the datasheet: set on a non-blocking
+PUSH to a full FIFO).
 """
 
 import machine
@@ -24,10 +28,15 @@ import sys
 
 import pio_programs
 
-BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8)
-GO_PIN = 9
-LED_PINS = (10, 11, 12, 13, 14, 15, 16)
-SYNC_PIN = 22
+try:
+    import board_pins as _pins
+except ImportError:  # flashed without a pin map: the default map's numbers
+    _pins = None
+
+BUTTON_PINS = getattr(_pins, "BUTTON_PINS", (2, 3, 4, 5, 6, 7, 8))
+GO_PIN = getattr(_pins, "GO_PIN", 9)
+LED_PINS = getattr(_pins, "LED_PINS", (10, 11, 12, 13, 14, 15, 16))
+SYNC_PIN = getattr(_pins, "SYNC_PIN", 22)
 STATUS_LED = 25
 WDT_TIMEOUT_MS = 4000
 
@@ -54,13 +63,17 @@ class Hardware:
         self.boot_id = "%08X" % (int.from_bytes(__import__("os").urandom(4), "big") | 1)
         self._sync = machine.Pin(SYNC_PIN, machine.Pin.OUT, value=0)
         self._go = machine.Pin(GO_PIN, machine.Pin.OUT, value=0)
-        self._buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in BUTTON_PINS]
-        self._leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
+        self._buttons = [
+            None if p is None else machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in BUTTON_PINS
+        ]
+        self._leds = [None if p is None else machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
         program = pio_programs.edge_logger_program(SYNC_PIN)
-        self._sms = []
-        for i, pin in enumerate(BUTTON_PINS + (GO_PIN,)):
+        self._sms = []  # (input index = state machine id, state machine)
+        for i, pin in enumerate(tuple(BUTTON_PINS) + (GO_PIN,)):
+            if pin is None:
+                continue
             p = machine.Pin(pin)
-            self._sms.append(rp2.StateMachine(i, program, freq=machine.freq(), in_base=p, jmp_pin=p))
+            self._sms.append((i, rp2.StateMachine(i, program, freq=machine.freq(), in_base=p, jmp_pin=p)))
         self._words = []  # type: list[tuple[int, int, int]]
         self._drops = []  # type: list[int]
         self._poll = select.poll()
@@ -83,7 +96,7 @@ class Hardware:
     def _drain(self, _timer=None):
         # type: (object) -> None
         now = self.now_us()
-        for i, sm in enumerate(self._sms):
+        for i, sm in self._sms:
             while sm.rx_fifo():
                 self._words.append((i, sm.get(), now))
         for block in (0, 1):
@@ -97,11 +110,11 @@ class Hardware:
     def restart_loggers(self, loop_count):
         # type: (int) -> int
         self._sync.value(0)
-        for sm in self._sms:
+        for _, sm in self._sms:
             sm.active(0)
         self._drain()
         self._words = []
-        for sm in self._sms:
+        for _, sm in self._sms:
             while sm.rx_fifo():
                 sm.get()
             sm.restart()  # back to the program's first instruction, ISR and counters cleared
@@ -126,21 +139,24 @@ class Hardware:
 
     def held(self):
         # type: () -> list[bool]
-        return [pin.value() == 0 for pin in self._buttons]
+        return [pin is not None and pin.value() == 0 for pin in self._buttons]
 
     def go(self, on, btns):
         # type: (bool, list[int]) -> None
         if on:  # GO pin and the race LEDs in one register write: lit in the same cycle
             mask = 1 << GO_PIN
             for b in btns:
-                mask |= 1 << LED_PINS[b]
+                if LED_PINS[b] is not None:
+                    mask |= 1 << LED_PINS[b]
             machine.mem32[_SIO_OUT_SET] = mask
         else:
             machine.mem32[_SIO_OUT_CLR] = 1 << GO_PIN
 
     def set_led(self, btn, on):
         # type: (int, bool) -> None
-        self._leds[btn].value(1 if on else 0)
+        led = self._leds[btn]
+        if led is not None:
+            led.value(1 if on else 0)
 
     def read_input(self):
         # type: () -> bytes
@@ -169,7 +185,8 @@ class Hardware:
         # type: () -> None
         self._go.value(0)
         for led in self._leds:
-            led.value(0)
-        for sm in self._sms:
+            if led is not None:
+                led.value(0)
+        for _, sm in self._sms:
             sm.active(0)
         self._timer.deinit()

@@ -1,7 +1,8 @@
 """``cheating-moth board flash|info|test|sim``: the RP2040 buzzer board.
 
 - ``flash`` copies the firmware (firmware_host/board/) onto a Pico running MicroPython with
-  ``mpremote`` and resets it;
+  ``mpremote`` and resets it, with ``board_pins.py`` written from the pin map's ``[board]`` part
+  (``--pins``, default hardware/pins.toml) so the firmware uses the pins the map names;
 - ``info`` shows the board's versions, clock and buttons, its status and the link counters;
 - ``test`` runs one race on the board and prints the verdict (as ``race --input board``);
 - ``sim`` runs a simulated board (the real firmware main loop on fake hardware) behind a pty,
@@ -19,6 +20,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -33,6 +35,7 @@ HELP = "the buzzer board: flash its firmware, show what it is, run one race on i
 BOARD_DIR = Path(__file__).resolve().parents[2] / "firmware_host" / "board"
 # What runs on the Pico, in copy order: main.py last, so a copy cut short never boots half a firmware.
 FIRMWARE_FILES = ("protocol.py", "ticks.py", "pio_programs.py", "firmware.py", "hw_rp2.py", "main.py")
+PINS_FILE = "board_pins.py"  # written from the pin map, copied before hw_rp2.py
 DEFAULT_SIM_LINK = "/tmp/cheating-moth-board"
 MS = 1_000_000
 
@@ -41,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     flash = sub.add_parser("flash", help="copy the firmware onto the board with mpremote and reset it")
     flash.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
+    flash.add_argument("--pins", metavar="FILE", default=None,
+                       help="pin map whose [board] part the firmware uses (default hardware/pins.toml)")
     info = sub.add_parser("info", help="show the board's versions, clock, buttons, status and link counters")
     info.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
     info.add_argument("--json", action="store_true", help="print JSON")
@@ -70,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         fail(f"port {args.port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")
     try:
         if action == "flash":
-            return _flash(args.port)
+            return _flash(args.port, args.pins)
         if action == "info":
             return _info(args.port, args.json)
         return _test(args)
@@ -89,7 +94,27 @@ def find_mpremote() -> list[str] | None:
     return [path] if path else None
 
 
-def _flash(port: str | None) -> int:
+def board_pins_file(pins: str | None, folder: Path) -> Path:
+    """Write ``board_pins.py`` for the firmware from the pin map's ``[board]`` part into ``folder``."""
+    from firmware_host.pinmap import DEFAULT_PINMAP_PATH, load_pinmap
+    from firmware_host.pinmap_board import firmware_pins_source
+
+    pinmap = load_pinmap(pins if pins is not None else DEFAULT_PINMAP_PATH)
+    if pinmap.board is None:
+        fail(f"pin map {pinmap.source!r} has no [board] part: add [board] with the Pico's GP numbers "
+             f"(see hardware/pins.toml)")
+    path = folder / PINS_FILE
+    path.write_text(firmware_pins_source(pinmap.board, pinmap.source), encoding="utf-8")
+    return path
+
+
+def _flash(port: str | None, pins: str | None) -> int:
+    with tempfile.TemporaryDirectory(prefix="board-pins-") as tmp:
+        pins_path = board_pins_file(pins, Path(tmp))  # a bad map fails before anything is copied
+        return _copy_firmware(port, pins_path)
+
+
+def _copy_firmware(port: str | None, pins_path: Path) -> int:
     from firmware_host.board_link import find_board_ports
 
     mpremote = find_mpremote()
@@ -101,13 +126,15 @@ def _flash(port: str | None) -> int:
             fail("no board found (USB vendor id 0x2E8A): plug in a Pico running MicroPython, or name its port with --port")
         port = ports[0]
     files = [str(BOARD_DIR / name) for name in FIRMWARE_FILES]
+    files.insert(FIRMWARE_FILES.index("hw_rp2.py"), str(pins_path))
     command = [*mpremote, "connect", port, "fs", "cp", *files, ":", "+", "reset"]
     print(f"flashing {len(files)} files to {port} ...", flush=True)
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         fail(f"mpremote failed on {port!r} (exit {done.returncode}: {last[0]}): is MicroPython on the board?", status=1)
-    print(f"flashed {', '.join(FIRMWARE_FILES)} to {port}; the board restarts into the firmware")
+    names = [Path(f).name for f in files]
+    print(f"flashed {', '.join(names)} to {port}; the board restarts into the firmware")
     return 0
 
 

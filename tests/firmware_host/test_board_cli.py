@@ -63,16 +63,40 @@ def test_flash_copies_the_firmware_with_mpremote_and_resets(tmp_path: Path, monk
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "argv.json"
     fake = tmp_path / "fake_mpremote.py"
-    fake.write_text(f"import json, sys\nopen({str(log)!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
+    # records its arguments and the pins module it was given (a temporary file, gone afterwards)
+    fake.write_text(
+        "import json, sys\n"
+        "pins = [a for a in sys.argv if a.endswith('board_pins.py')]\n"
+        f"open({str(log)!r}, 'w').write(json.dumps([sys.argv[1:], open(pins[0]).read() if pins else None]))\n"
+    )
     monkeypatch.setattr(cmd_board, "find_mpremote", lambda: [sys.executable, str(fake)])
     port = tmp_path / "ttyACM0"
     port.touch()
     assert main(["board", "flash", "--port", str(port)]) == 0
-    argv = json.loads(log.read_text())
+    argv, pins = json.loads(log.read_text())
     files = [str(cmd_board.BOARD_DIR / f) for f in cmd_board.FIRMWARE_FILES]
-    assert argv == ["connect", str(port), "fs", "cp", *files, ":", "+", "reset"]
-    assert argv[-4].endswith("main.py")  # main.py last: a cut-short copy never boots half a firmware
+    assert argv[:4] == ["connect", str(port), "fs", "cp"] and argv[-3:] == [":", "+", "reset"]
+    copied = argv[4:-3]
+    assert [f for f in copied if not f.endswith("board_pins.py")] == files
+    # the pins module goes before hw_rp2.py, which imports it; main.py last: a cut-short copy
+    # never boots half a firmware
+    assert [Path(f).name for f in copied][-3:] == ["board_pins.py", "hw_rp2.py", "main.py"]
+    assert "BUTTON_PINS = (2, 3, 4, 5, 6, None, 8)\n" in pins and "SYNC_PIN = 22\n" in pins
     assert "flashed protocol.py" in capsys.readouterr().out
+
+
+def test_flash_refuses_a_map_without_a_board_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cmd_board, "find_mpremote", lambda: pytest.fail("nothing may be copied"))
+    text = Path(cmd_board.BOARD_DIR.parents[1] / "hardware" / "pins.toml").read_text(encoding="utf-8")
+    gpio_only = tmp_path / "gpio.toml"
+    gpio_only.write_text(text[: text.index("\n[board]\n")], encoding="utf-8")
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    with pytest.raises(SystemExit) as exit_:
+        main(["board", "flash", "--port", str(port), "--pins", str(gpio_only)])
+    assert exit_.value.code == 2
+    assert "has no [board] part: add [board] with the Pico's GP numbers" in capsys.readouterr().err
 
 
 def test_flash_reports_mpremote_failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
