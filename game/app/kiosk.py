@@ -6,23 +6,29 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 - ``table.db`` — the log of the game in progress (resumed at start);
 - ``games/`` — logs of finished games, the newest ``keep_game_logs`` kept;
 - ``aside/`` — logs that could not be resumed, moved here with a message, never deleted;
-- ``leaderboard.db`` — finished games for the leaderboard.
+- ``leaderboard.db`` — finished games for the leaderboard;
+- ``staff.toml`` — what staff changed in the staff menu (config sections and keys), applied
+  over the config file at start (:func:`load_staff_overrides`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import secrets
+import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ..controller import Stage, Table, TableSettings
-from ..errors import BadTableLog
+from ..errors import BadConfig, BadTableLog
 from ..staff import StaffLock, hash_pin
+from ..variants import Rules
 from .leaderboard import FinishedGame, Leaderboard, Period, Row
-from .rigconfig import RigConfig
+from .rigconfig import _KEYS, RigConfig, rig_config_from, with_changes
 from .tablelog import TableLog
 
 log = logging.getLogger("cheating-moth")
@@ -128,6 +134,100 @@ class Kiosk:
     def reset_leaderboard(self) -> None:
         self.leaderboard.reset()
         log.warning("the leaderboard was reset from the staff menu")
+
+    # --- the staff menu's changes -----------------------------------------------------------
+    @property
+    def staff_file(self) -> Path:
+        return self.data / "staff.toml"
+
+    def change(self, **changes: Any) -> None:
+        """Staff changed settings (RigConfig fields): ``config`` takes them now (timings apply
+        from the next game) and ``staff.toml`` keeps them with earlier staff changes."""
+        self.config = with_changes(self.config, **changes)
+        kept = load_staff_overrides(self.staff_file, self.config)
+        kept.update(changes)
+        if {"fore_period_min_ms", "fore_period_max_ms"} & set(changes):
+            # Both, so that the file checks (minimum <= maximum) on its own.
+            kept.update(fore_period_min_ms=self.config.fore_period_min_ms,
+                        fore_period_max_ms=self.config.fore_period_max_ms)
+        write_staff_overrides(self.staff_file, kept)
+        log.info("staff changed %s", ", ".join(sorted(changes)))
+
+    def end_game(self, table_log: TableLog, seed: int) -> None:
+        """The staff menu ended a game before its end: its log is filed with the finished ones
+        (not on the leaderboard) so that the next game starts from a fresh log."""
+        table_log.close()
+        stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(str(self.current) + suffix)
+            if part.exists():
+                part.rename(self.data / "games" / f"game-{stamp}-{seed}-ended.db{suffix}")
+        log.warning("the game was ended from the staff menu")
+
+
+#: RigConfig field -> (section, key) in the config file (and in staff.toml).
+_PLACES: dict[str, tuple[str, str]] = {
+    name: (section, key) for section, keys in _KEYS.items() for key, (name, _) in keys.items()}
+
+
+def setting_range(name: str) -> tuple[int, int]:
+    """The range the config file allows for a whole-number setting (a RigConfig field)."""
+    section, key = _PLACES[name]
+    low, high = _KEYS[section][key][1]
+    return int(low), int(high)
+
+
+def load_staff_overrides(path: str | Path, base: RigConfig | None = None) -> dict[str, Any]:
+    """The settings staff changed (``staff.toml``), as RigConfig fields for ``with_changes``;
+    ``{}`` if there is no file. A file that cannot be read or holds a bad value is ignored
+    with a warning in the log (the rig must still start). House rules come back as ``rules``
+    with ``base``'s deck (pass the café's config so that its deck is kept)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if "deck" in data:
+            raise BadConfig(f"{path} has a [deck] section: the deck is set in the config file only")
+        checked = rig_config_from(data, str(path))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, BadConfig) as exc:
+        log.warning("staff settings in %s ignored: %s", path, exc)
+        return {}
+    found: dict[str, Any] = {}
+    for section, table in data.items():
+        if section == "rules":
+            deck = (base or RigConfig()).rules.deck
+            found["rules"] = Rules(**{f.name: getattr(checked.rules, f.name) for f in fields(Rules)
+                                      if f.name != "deck"}, deck=deck)
+            continue
+        for key in table:
+            found[_KEYS[section][key][0]] = getattr(checked, _KEYS[section][key][0])
+    return found
+
+
+def write_staff_overrides(path: Path, overrides: dict[str, Any]) -> None:
+    """``staff.toml`` with ``overrides`` (RigConfig fields), written whole and then renamed."""
+    sections: dict[str, list[str]] = {}
+    for name, value in sorted(overrides.items()):
+        if name == "rules":
+            assert isinstance(value, Rules)
+            sections.setdefault("rules", []).extend(f'{k} = "{v}"' for k, v in value.variants().items())
+            continue
+        if name not in _PLACES:
+            raise BadConfig(f"setting {name!r} cannot be changed from the staff menu")
+        section, key = _PLACES[name]
+        shown = ("true" if value else "false") if isinstance(value, bool) else (
+            str(value) if isinstance(value, int) else '"' + str(value).replace('"', "") + '"')
+        sections.setdefault(section, []).append(f"{key} = {shown}")
+    body = "# Written by the staff menu; applied over the config file at start.\n"
+    for section, lines in sections.items():
+        body += f"\n[{section}]\n" + "\n".join(lines) + "\n"
+    tmp = path.with_name(path.name + ".new")
+    with open(tmp, "w", encoding="utf-8") as out:
+        out.write(body)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
 
 
 def new_pin_lines(pin: str) -> str:

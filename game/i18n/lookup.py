@@ -78,7 +78,7 @@ def _param(lang: str, name: str, value: str | int) -> str | int:
 
 def render(message: Message, lang: str = "en") -> str:
     """The controller's ``message`` as a sentence in ``lang``."""
-    if lang == "en":
+    if lang == "en" and message.key in en.MESSAGES:
         return message.render()
     params = {name: _param(lang, name, value) for name, value in message.params}
     return text(lang, message.key, **params)

@@ -42,3 +42,45 @@ def fonts(lang: str) -> Fonts:
             pass
     _FONTS[lang] = fonts_for(lang)[0]
     return _FONTS[lang]
+
+
+def staff_scenes() -> dict[str, Scene]:
+    """The kiosk's staff screens (PIN keypad in its states, the staff menu and its pages) over
+    a game in progress."""
+    import copy
+
+    from game.app.rigconfig import RigConfig
+
+    base = scenes()["play"]
+    made: dict[str, Scene] = {}
+
+    def add(name: str, **fields: object) -> None:
+        ui = copy.deepcopy(base.ui)
+        ui.locked, ui.rig, ui.volume = True, RigConfig(), 70
+        for key, value in fields.items():
+            setattr(ui, key, value)
+        made[name] = Scene(base.table, ui, base.now_ns)
+
+    add("pin", pin_open=True)
+    add("pin-typed", pin_open=True, pin_entry="1234")
+    add("pin-wrong", pin_open=True, pin_note="ui_pin_wrong")
+    add("pin-wait", pin_open=True, pin_note="ui_pin_wait", pin_until_ns=base.now_ns + 30 * 10**9)
+    add("pin-none", pin_open=True, pin_note="ui_pin_none")
+    for page in ("menu", "timings", "deck", "confirm-reset", "confirm-end", "confirm-shutdown"):
+        add(f"staff-{page}", staff_page=page)
+    add("staff-rules", staff_page="menu", settings_open=True)
+    return made
+
+
+def boards() -> dict[str, object]:
+    """Leaderboards for attract mode: empty, short, full, with long names."""
+    from game.app.leaderboard import Row
+    from game.app.ui.state import BoardView
+
+    rows = tuple(Row(name, games, wins, best, avg) for name, games, wins, best, avg in (
+        ("Ali", 12, 5, 3, 7.25), ("Bea", 9, 3, 4, 8.5), ("Maximiliane-Friederike", 30, 11, 0, 9.0),
+        ("Cem", 2, 0, 10, 12.0), ("Dani", 7, 1, 6, 13.4), ("Eun-ji", 4, 2, 5, 14.0),
+        ("Flo", 3, 0, 11, 15.7), ("Gus", 1, 0, 20, 20.0), ("Hana", 1, 0, 22, 22.0), ("Ivo", 1, 0, 30, 30.0)))
+    return {"empty-today": BoardView("today", ()), "empty-week": BoardView("week", ()),
+            "empty-all": BoardView("all", ()), "short-week": BoardView("week", rows[:2]),
+            "full-all": BoardView("all", rows)}

@@ -207,7 +207,7 @@ def test_a_race_the_board_voids_after_go_runs_again(app: App) -> None:
     assert race is not None
     rig.t_ns = race.go_due_t_ns
     app.poll()
-    rig.events.append(object())                    # the board's RaceVoided record (any non-edge)
+    rig.events.append(object())  # type: ignore[arg-type]   # the board's RaceVoided record (any non-edge)
     app.poll()
     assert _stage(app) is Stage.RACE and rig.calls[-2:][0][0] == "arm"   # armed afresh
     again = app.table.race

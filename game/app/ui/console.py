@@ -26,7 +26,7 @@ from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...variants import Rules
 from .actions import Act, Hotspot
 from .render import Frame
-from .state import PENALTY_FIELDS, UiState
+from .state import PENALTY_FIELDS, PIN_DIGITS, UiState
 
 #: Keyboard seats 1-7 (far apart, so several people can share one keyboard), by seat.
 SEAT_KEYS: tuple[int, ...] = (pygame.K_q, pygame.K_t, pygame.K_p, pygame.K_z, pygame.K_b, pygame.K_j, pygame.K_w)
@@ -50,7 +50,9 @@ E then 1-5   player n has no cards left (out)
 G guilty     I not guilty (overrides the vote)
 Enter        start the game (seating) / new game (game over) / go on (photo finish, verdict)
 Arrows, +/-, 0-9, Enter   round end: choose a player and a field, set it, confirm the row
-F1 or Tab    settings      L next language      F11 full screen      Esc back / quit"""
+F1 or Tab    settings      L next language      F11 full screen      Esc back / quit
+In a café (kiosk mode) F1/Tab open the staff PIN keypad: 0-9, Backspace clear, Enter OK,
+Esc back; Esc never quits."""
 
 
 def key_label(key: int) -> str:
@@ -72,6 +74,9 @@ class Console:
         self.clock_name = clock_name
         self.quit = False
         self.toggle_fullscreen = False
+        #: Kiosk mode: what the staff acts do (the PIN's OK, the staff menu's buttons); the app
+        #: sets it. Without it those acts do nothing.
+        self.staff: Callable[[Act], list[Input]] | None = None
 
     # -- events --------------------------------------------------------------------------
 
@@ -124,14 +129,15 @@ class Console:
             return [Press(seat, self.clock(), self.clock_name)]
         if key == pygame.K_SPACE:
             return [CaughtPress(self.clock(), self.clock_name)]
+        overlay = ui.settings_open or ui.pin_open or ui.staff_open
         if key in (pygame.K_F1, pygame.K_TAB):
-            return self.perform(Act("back" if ui.settings_open else "settings"), table)
+            return self.perform(Act("back" if overlay else "settings"), table)
         if key == pygame.K_ESCAPE:
-            if ui.settings_open or ui.out_menu or self._out_pending or ui.pending_number is not None:
+            if overlay or ui.out_menu or self._out_pending or ui.pending_number is not None:
                 self._out_pending = False
                 ui.pending_number = None
                 return self.perform(Act("back"), table)
-            self.quit = True
+            self.quit = not ui.locked   # a café's rig is never quit from a keyboard
             return []
         if key == pygame.K_F11:
             self.toggle_fullscreen = True
@@ -139,7 +145,16 @@ class Console:
         if key == pygame.K_l:
             nxt = LANGUAGES[(LANGUAGES.index(ui.lang) + 1) % len(LANGUAGES)]
             return self.perform(Act("lang", nxt), table)
-        if ui.settings_open:
+        if ui.pin_open:
+            digit = DIGITS.get(key)
+            if digit is not None:
+                return self.perform(Act("pin_digit", digit), table)
+            if key in (pygame.K_BACKSPACE, pygame.K_DELETE):
+                return self.perform(Act("pin_clear"), table)
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return self.perform(Act("pin_ok"), table)
+            return []
+        if overlay:
             return []
         stage = table.stage
         if stage is Stage.PENALTY:
@@ -226,10 +241,29 @@ class Console:
         t = self.clock()
         k, v = act.kind, act.value
         if k == "settings":
-            ui.settings_open = True
+            if ui.locked and not ui.staff_open:
+                ui.pin_open = True       # guests meet the PIN keypad, never the settings
+                ui.pin_entry = ""
+            else:
+                ui.settings_open = True
         elif k == "back":
-            ui.settings_open = False
+            if ui.pin_open:
+                ui.close_staff()
+            elif ui.settings_open:
+                ui.settings_open = False     # in the staff menu: back to its main page
+            elif ui.staff_page is not None:
+                ui.staff_page = "menu" if ui.staff_page != "menu" else None
             ui.out_menu = False
+        elif k == "pin_digit" and isinstance(v, int) and ui.pin_open:
+            if len(ui.pin_entry) < PIN_DIGITS:
+                ui.pin_entry += str(v)
+            ui.pin_note = None
+        elif k == "pin_clear":
+            ui.pin_entry = ""
+            ui.pin_note = None
+        elif k == "pin_ok" or k.startswith("staff_"):
+            allowed = ui.pin_open if k == "pin_ok" else ui.staff_open
+            return self.staff(act) if self.staff is not None and allowed else []
         elif k == "lang" and isinstance(v, str) and v in LANGUAGES:
             ui.lang = v
         elif k == "variant" and isinstance(v, str):

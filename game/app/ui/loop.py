@@ -11,13 +11,19 @@ adapter, console taps and keys, ticks) go into ``step``; the step's effects are 
 
 Every input is written to the table log (if any) before its effects run. When nobody has sat
 down for a while, attract mode plays a simulated game on screen until a button is pressed.
+
+In a café (``kiosk``) the settings are behind the staff gate: F1, Tab and the settings button
+open a PIN keypad (``kiosk.try_pin``, rate-limited), and the Caught! button held together with
+seat 1's button (seat 0) for ``combo_hold_ms`` opens the staff menu too (those presses still
+reach the controller). Staff changes go to ``kiosk.change`` (kept in ``staff.toml``); timings
+apply from the next game. Attract mode shows the leaderboard, today / this week / all time.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
@@ -32,8 +38,11 @@ from ...i18n.events import event_text
 from ...controller import inputs as console
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...messages import Message
-from ..kiosk import Kiosk
+from ...staff import Combo
+from ..kiosk import Kiosk, setting_range
+from ..leaderboard import Period
 from ..tablelog import TableLog
+from .actions import Act
 from .adapters import LIGHTS, ClockShift, Detected
 from .common import Scene
 from .console import Console
@@ -42,10 +51,15 @@ from .fonts import Fonts
 from .observe import observe
 from .render import Frame, draw
 from .sound import Sounds
-from .state import NOTICE_NS, UiState
+from .state import NOTICE_NS, STAFF_TIMINGS, VOLUME_STEP, BoardView, UiState
 
 MS = 1_000_000
 S = 1_000_000_000
+#: Attract mode shows each leaderboard period this long, in this order.
+BOARD_NS = 8 * S
+BOARD_PERIODS = (Period.TODAY, Period.WEEK, Period.ALL)
+#: The staff menu closes by itself after this long without a tap or a key.
+STAFF_IDLE_NS = 180 * S
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +107,29 @@ class App:
         self.demo_players = demo_players
         self.demo_games = 0
         self.steps = 0
+        self.combo: Combo | None = None
+        self.boards: dict[Period, BoardView] = {}
+        self.attract_since_ns = 0
+        if kiosk is not None:
+            self.combo = Combo(hold_ns=kiosk.config.combo_hold_ms * MS)
+            self.console.staff = self.staff_act
+            ui.locked = True
+            ui.rig = kiosk.config
+            ui.volume = kiosk.config.volume
+            sounds.set_volume(kiosk.config.volume)
         if self.resumed:
             self.after_resume()
 
     def next_game(self, now: int) -> None:
         """A new table (a new seed, everyone sits down again) with a new log, after a game over."""
         assert self.kiosk is not None
-        settings = self.table.settings
+        # What staff changed (timings, rules) applies from here; names, clock and seats stay.
+        cfg = self.kiosk.config.table_settings(self.table.settings.seats, self.table.settings.clock,
+                                               self.table.settings.resolution_ns)
+        settings = replace(self.table.settings, rules=cfg.rules, long_press_ns=cfg.long_press_ns,
+                           fore_period_min_ns=cfg.fore_period_min_ns, fore_period_max_ns=cfg.fore_period_max_ns,
+                           race_timeout_ns=cfg.race_timeout_ns, pick_window_ns=cfg.pick_window_ns,
+                           vote_window_ns=cfg.vote_window_ns)
         seed = (self.table.seed * 6364136223846793005 + 1442695040888963407) % 2**63
         self.log = self.kiosk.open_log(settings, seed, now)
         self.table = new_table(settings, seed, now)
@@ -135,6 +165,9 @@ class App:
         if self.log is not None:
             self.log.append(event, made)  # on disk before any effect runs
         self.table = made.table
+        if (self.kiosk is not None and isinstance(event, console.Configure)
+                and made.table.settings.rules != self.kiosk.config.rules):
+            self.kiosk.change(rules=made.table.settings.rules)   # the staff menu's house rules
         if self.kiosk is not None and self.log is not None and made.table.stage is Stage.GAME_OVER:
             # Recorded on the leaderboard and filed away; the game-over screen stays up, and
             # the next game starts from a fresh table with a log of its own.
@@ -183,8 +216,10 @@ class App:
                 continue
             if isinstance(edge, Press):
                 self.wake_up()
+            self.combo_edge(edge)
             self.feed(edge)
         now = self.adapter.now_ns()
+        self.combo_edge(None, now)
         pending = self.go
         if pending is not None and now >= pending.t_ns:
             self.go = None
@@ -224,7 +259,13 @@ class App:
                 return  # the tap that ends attract mode only ends it
         frame = self.frame or Frame("none", (), (), ())
         for made in self.console.handle(event, frame, self.table):
+            if isinstance(made, (Press, Release, CaughtPress, CaughtRelease)):
+                self.combo_edge(made)
             self.feed(made)
+        kiosk = self.kiosk
+        if kiosk is not None and self.ui.staff_open and self.ui.lang != kiosk.config.lang:
+            kiosk.change(lang=self.ui.lang)
+            self.ui.rig = kiosk.config
 
     def wake_up(self) -> bool:
         """Activity: leave attract mode (True if it was on)."""
@@ -235,11 +276,125 @@ class App:
         self.ui.attract = False
         return True
 
+    # -- the staff gate and menu (kiosk mode) ------------------------------------------------
+
+    def combo_edge(self, edge: object, now: int | None = None) -> None:
+        """Feed the button combination (Caught! + seat 0) an edge, or the time: held long
+        enough, it opens the staff menu."""
+        if self.combo is None:
+            return
+        if isinstance(edge, (CaughtPress, CaughtRelease)):
+            self.combo, fired = self.combo.update(edge.t_ns, caught_down=isinstance(edge, CaughtPress))
+        elif isinstance(edge, (Press, Release)) and edge.player == 0:
+            self.combo, fired = self.combo.update(edge.t_ns, seat0_down=isinstance(edge, Press))
+        elif now is not None:
+            self.combo, fired = self.combo.update(now)
+        else:
+            return
+        if fired:
+            self.open_staff()
+
+    def open_staff(self) -> None:
+        assert self.kiosk is not None
+        self.ui.close_staff()
+        self.ui.staff_page = "menu"
+        self.ui.rig = self.kiosk.config
+        self.last_activity_ns = self.adapter.now_ns()
+        self.wake_up()
+
+    def staff_act(self, act: Act) -> list[Input]:
+        """The PIN's OK and the staff menu's buttons (the console lets them through only while
+        the keypad, or the menu, is up)."""
+        kiosk, ui = self.kiosk, self.ui
+        if kiosk is None:
+            return []
+        now = self.adapter.now_ns()
+        k, v = act.kind, act.value
+        if k == "pin_ok":
+            entry, ui.pin_entry = ui.pin_entry, ""
+            if now < ui.pin_until_ns:
+                ui.pin_note = "ui_pin_wait"          # refused without checking
+                return []
+            if kiosk.lock is None:
+                ui.pin_note = "ui_pin_none"
+                return []
+            opened, wait = kiosk.try_pin(entry, now)
+            if opened:
+                ui.pin_until_ns = 0
+                self.open_staff()
+                return []
+            locked_until = max(now + wait, kiosk.lock.locked_until_ns if kiosk.lock else 0)
+            ui.pin_until_ns = locked_until if locked_until > now else 0
+            ui.pin_note = "ui_pin_wait" if ui.pin_until_ns else "ui_pin_wrong"
+        elif k == "staff_page" and isinstance(v, str):
+            ui.staff_page = v
+        elif k == "staff_volume" and isinstance(v, int):
+            volume = max(0, min(100, ui.volume + v))
+            ui.volume = volume
+            self.sounds.set_volume(volume)
+            self.sounds.play("ready")
+            kiosk.change(volume=volume)
+        elif k == "staff_timing" and isinstance(v, tuple):
+            name, delta = v
+            assert name in dict(STAFF_TIMINGS)
+            low, high = setting_range(name)
+            value = max(low, min(high, getattr(kiosk.config, name) + delta))
+            changes = {name: value}
+            if name == "fore_period_min_ms" and value > kiosk.config.fore_period_max_ms:
+                changes["fore_period_max_ms"] = value
+            if name == "fore_period_max_ms" and value < kiosk.config.fore_period_min_ms:
+                changes["fore_period_min_ms"] = value
+            kiosk.change(**changes)
+            ui.notices.append((Message.of("ui_next_game"), now + NOTICE_NS))
+        elif k == "staff_yes" and ui.staff_page == "confirm-reset":
+            kiosk.reset_leaderboard()
+            self.boards = {}
+            ui.staff_page = "menu"
+            ui.notices.append((Message.of("ui_board_was_reset"), now + NOTICE_NS))
+        elif k == "staff_yes" and ui.staff_page == "confirm-end":
+            ui.close_staff()
+            self.end_game(now)
+        elif k == "staff_yes" and ui.staff_page == "confirm-shutdown":
+            kiosk.shutdown_requested = True
+            self.console.quit = True
+        ui.rig = kiosk.config
+        return []
+
+    def end_game(self, now: int) -> None:
+        """The staff menu ends the game: its log is filed away and a fresh table waits for
+        players (the controller's NewGame; the next game takes the staff's settings)."""
+        assert self.kiosk is not None
+        if self.log is not None and self.table.stage is not Stage.GAME_OVER:
+            self.kiosk.end_game(self.log, self.table.seed)
+            self.log = None
+        self.go = None
+        self.feed(console.NewGame(now))
+        self.ui.dismiss()
+        self.ui.notices.append((Message.of("ui_game_ended"), now + NOTICE_NS))
+
+    def refresh_boards(self) -> None:
+        if self.kiosk is not None:
+            self.boards = {p: BoardView(p.value, tuple(self.kiosk.board(p))) for p in BOARD_PERIODS}
+
+    def board_at(self, now: int) -> BoardView | None:
+        """The leaderboard attract mode shows at ``now`` (None without a kiosk)."""
+        if self.kiosk is None:
+            return None
+        if not self.boards:
+            self.refresh_boards()
+        period = BOARD_PERIODS[(max(0, now - self.attract_since_ns) // BOARD_NS) % len(BOARD_PERIODS)]
+        return self.boards[period]
+
     # -- attract mode ------------------------------------------------------------------------
 
     def attract(self, now: int) -> None:
-        idle = self.table.stage is Stage.JOIN and not self.table.seated
+        if self.ui.staff_open and now - self.last_activity_ns >= STAFF_IDLE_NS:
+            self.ui.close_staff()               # staff walked away: lock again
+        idle = (self.table.stage is Stage.JOIN and not self.table.seated
+                and not (self.ui.pin_open or self.ui.staff_open or self.ui.settings_open))
         if self.attract_after_ns is None or not idle:
+            if self.demo is not None:
+                self.ui.attract = False
             self.demo = None
             return
         if self.demo is None and now - self.last_activity_ns >= self.attract_after_ns:
@@ -248,6 +403,9 @@ class App:
             self.demo = Demo(self.demo_players, self.table.seed + self.demo_games, settings, self.ui.lang)
             self.demo_games += 1
             self.demo_offset_ns = now - self.demo.now_ns
+            if not self.ui.attract:
+                self.attract_since_ns = now
+                self.boards = {}                # read again: games finished since
             self.ui.attract = True
         if self.demo is not None:
             self.demo.ui.lang = self.ui.lang
@@ -261,7 +419,8 @@ class App:
         now = self.adapter.now_ns()
         if self.demo is not None:
             scene = Scene(self.demo.table, self.demo.ui, self.demo.now_ns)
-            self.frame = draw(self.surface, self.fonts, scene, lang=self.ui.lang, attract=True)
+            self.frame = draw(self.surface, self.fonts, scene, lang=self.ui.lang, attract=True,
+                              board=self.board_at(now))
         else:
             self.frame = draw(self.surface, self.fonts, Scene(self.table, self.ui, now))
         return self.frame

@@ -10,15 +10,17 @@ import pygame
 from ...controller import Stage
 from .actions import Hotspot
 from .common import Scene
+from .state import BoardView
 from .fonts import Fonts
 from .paint import Overflow, Painter
 from .screens_dispute import draw_dispute, draw_verdict
 from .screens_misc import draw_attract_banner, draw_settings
 from .screens_race import draw_photo, draw_race
+from .screens_staff import draw_pin, draw_staff
 from .screens_score import draw_game_over, draw_penalty, draw_summary
 from .screens_table import draw_deal, draw_join, draw_oldest, draw_play
 
-SCREENS = ("attract", "settings", "join", "oldest", "deal", "play", "spider", "out", "race",
+SCREENS = ("attract", "pin", "staff", "staff-timings", "staff-deck", "staff-confirm", "settings", "join", "oldest", "deal", "play", "spider", "out", "race",
            "photo", "pick", "vote", "verdict", "penalty", "summary", "game-over")
 
 
@@ -33,8 +35,13 @@ class Frame:
 def screen_of(scene: Scene) -> str:
     """The name of the screen this scene shows."""
     ui, table = scene.ui, scene.table
+    if ui.pin_open:
+        return "pin"
     if ui.settings_open:
         return "settings"
+    if ui.staff_page is not None:
+        page = ui.staff_page
+        return "staff" if page == "menu" else "staff-confirm" if page.startswith("confirm-") else f"staff-{page}"
     overlay = ui.overlay(table, scene.now_ns)
     if overlay is not None:
         return overlay
@@ -45,19 +52,21 @@ def screen_of(scene: Scene) -> str:
 
 
 def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None = None,
-         attract: bool = False) -> Frame:
+         attract: bool = False, board: BoardView | None = None) -> Frame:
+    """``board``: the leaderboard over attract mode (kiosk mode only)."""
     p = Painter(surface, fonts, lang or scene.ui.lang)
     name = screen_of(scene)
     _DRAW[name](p, scene)
     if attract:
-        draw_attract_banner(p)
+        draw_attract_banner(p, board)
         name = "attract"
         p.hotspots[:] = []
     return Frame(name, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts))
 
 
 _DRAW = {
-    "settings": draw_settings, "verdict": draw_verdict, "summary": draw_summary, "photo": draw_photo,
+    "pin": draw_pin, "staff": draw_staff, "staff-timings": draw_staff, "staff-deck": draw_staff,
+    "staff-confirm": draw_staff, "settings": draw_settings, "verdict": draw_verdict, "summary": draw_summary, "photo": draw_photo,
     "join": draw_join, "oldest": draw_oldest, "deal": draw_deal, "play": draw_play, "spider": draw_play,
     "out": draw_play, "race": draw_race, "pick": draw_dispute, "vote": draw_dispute,
     "penalty": draw_penalty, "game-over": draw_game_over,

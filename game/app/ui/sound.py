@@ -25,6 +25,7 @@ class Sounds:
         self.sounds: dict[str, pygame.mixer.Sound] = {}
         self.unknown: list[str] = []
         self.note: str | None = None
+        self.volume = 100                 # percent (the staff menu sets it)
         mixer = pygame.mixer.get_init()
         if mixer is None:
             self.note = "no sound: the audio device could not be opened (SDL_AUDIODRIVER?)"
@@ -40,6 +41,12 @@ class Sounds:
     @property
     def enabled(self) -> bool:
         return bool(self.sounds)
+
+    def set_volume(self, percent: int) -> None:
+        """Every sound at ``percent`` (0-100) of its full loudness."""
+        self.volume = max(0, min(100, percent))
+        for sound in self.sounds.values():
+            sound.set_volume(self.volume / 100)
 
     def play(self, name: str) -> None:
         sound = self.sounds.get(name)

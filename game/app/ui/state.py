@@ -1,6 +1,7 @@
 """What the screen shows besides the controller's table: language, the settings and "who is
 out" panels, the penalty form, how long a photo finish or a verdict stays up, recent notices and
-event sentences. The console changes it; drawing only reads it."""
+event sentences; in a café (kiosk mode) also the staff gate (PIN keypad), the staff menu's page
+and the leaderboard shown in attract mode. The console changes it; drawing only reads it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from dataclasses import dataclass, field
 from ...controller import Table
 from ...engine import Event
 from ...messages import Message
+from ..leaderboard import Row
+from ..rigconfig import RigConfig
 
 MS = 1_000_000
 NOTICE_NS = 4_000 * MS
@@ -19,6 +22,23 @@ SUMMARY_NS = 10_000 * MS
 GO_FLASH_NS = 600 * MS
 
 PENALTY_FIELDS = ("moths", "actions", "numbers")
+#: The staff menu's pages (``UiState.staff_page``); the rules and language page is the
+#: settings screen (``settings_open``) reached from the menu.
+STAFF_PAGES = ("menu", "timings", "deck", "confirm-reset", "confirm-end", "confirm-shutdown")
+PIN_DIGITS = 8
+#: The race timings staff may change (RigConfig fields) and the step of one tap on - or +.
+STAFF_TIMINGS: tuple[tuple[str, int], ...] = (
+    ("fore_period_min_ms", 100), ("fore_period_max_ms", 100), ("race_timeout_ms", 250),
+    ("pick_window_ms", 1_000), ("vote_window_ms", 1_000))
+VOLUME_STEP = 10
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """The leaderboard as attract mode shows it: one period ("today", "week", "all")."""
+
+    period: str
+    rows: tuple[Row, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +76,27 @@ class UiState:
     summary_until_ns: int = 0
     notices: deque[tuple[Message, int]] = field(default_factory=lambda: deque(maxlen=4))
     lines: deque[EventLine] = field(default_factory=lambda: deque(maxlen=8))
+    # -- kiosk mode ------------------------------------------------------------------------
+    locked: bool = False                     # settings only through the staff gate
+    pin_open: bool = False                   # the PIN keypad is up
+    pin_entry: str = ""                      # digits typed (shown as dots)
+    pin_note: str | None = None              # catalog key: why the last PIN did not open
+    pin_until_ns: int = 0                    # wrong PINs: no PIN is checked before this
+    staff_page: str | None = None            # one of STAFF_PAGES while the staff menu is open
+    rig: RigConfig | None = None             # the café's config as the staff menu shows it
+    volume: int = 80                         # percent
+    board: BoardView | None = None           # attract mode's leaderboard (None: not shown)
+
+    @property
+    def staff_open(self) -> bool:
+        return self.staff_page is not None
+
+    def close_staff(self) -> None:
+        self.staff_page = None
+        self.settings_open = False
+        self.pin_open = False
+        self.pin_entry = ""
+        self.pin_note = None
 
     def notice(self, now_ns: int) -> Message | None:
         """The newest notice still up at ``now_ns``."""

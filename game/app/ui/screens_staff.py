@@ -1,0 +1,249 @@
+"""Kiosk mode: the staff gate (a PIN keypad), the staff menu and its pages (race timings,
+seats and deck, confirmations), and the leaderboard over attract mode's demo game.
+
+Drawing only reads: the café's settings come in ``UiState.rig`` (the kiosk's config), the
+leaderboard in a :class:`~.state.BoardView`."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...cards import NUMBERS, Kind
+from ...i18n.lookup import decimal, kind_name
+from ..rigconfig import RigConfig
+from . import theme
+from .actions import Act
+from .common import Scene, header, seconds_left
+from .paint import Painter
+from .state import PIN_DIGITS, STAFF_TIMINGS, VOLUME_STEP, BoardView
+
+
+def rig_of(s: Scene) -> RigConfig:
+    return s.ui.rig if s.ui.rig is not None else RigConfig()
+
+
+def seconds_text(p: Painter, ms: int) -> str:
+    figure = f"{ms / 1000:.2f}".rstrip("0").rstrip(".")
+    return p.t("ui_secs", value=decimal(p.lang, figure))
+
+
+def _bottom_row(p: Painter, body: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """(the note's box, the back button's box) along the bottom of ``body``."""
+    h = p.px(90 if p.portrait else 56)
+    back_w = p.px(180)
+    note = pygame.Rect(body.x, body.bottom - h, body.width - back_w - p.px(10), h)
+    back = pygame.Rect(body.right - back_w, body.bottom - h, back_w, h)
+    return note, back
+
+
+# -- the gate ----------------------------------------------------------------------------------
+
+def draw_pin(p: Painter, s: Scene) -> None:
+    """Digits 0-9, clear and OK; the digits typed as dots; why the last PIN did not open."""
+    ui = s.ui
+    r = header(p, s, p.t("ui_staff_pin"))
+    body = r.body.inflate(-p.px(16), -p.px(12))
+    waiting = s.now_ns < ui.pin_until_ns
+    if p.portrait:
+        info = pygame.Rect(body.x, body.y, body.width, body.height * 2 // 5)
+        pad = pygame.Rect(body.x, info.bottom + p.px(10), body.width, body.bottom - info.bottom - p.px(10))
+    else:
+        pad_w = min(body.width // 2, p.px(400))
+        pad = pygame.Rect(body.x, body.y, pad_w, body.height)
+        info = pygame.Rect(pad.right + p.px(16), body.y, body.right - pad.right - p.px(16), body.height)
+    # the keypad: 1 2 3 / 4 5 6 / 7 8 9 / clear 0 OK
+    keys: list[tuple[str, Act, bool]] = [(str(d), Act("pin_digit", d), True) for d in range(1, 10)]
+    keys += [(p.t("ui_pin_clear"), Act("pin_clear"), True), ("0", Act("pin_digit", 0), True),
+             (p.t("ui_ok"), Act("pin_ok"), bool(ui.pin_entry) and not waiting)]
+    cw, ch = pad.width // 3, pad.height // 4
+    for i, (label, act, enabled) in enumerate(keys):
+        cell = pygame.Rect(pad.x + (i % 3) * cw, pad.y + (i // 3) * ch, cw, ch)
+        ok = act.kind == "pin_ok"
+        p.button(cell, label, act, colour=theme.GOOD if ok else theme.BUTTON,
+                 ink=theme.BLACK if ok else theme.BUTTON_TEXT, px=34 if len(label) == 1 else 22,
+                 enabled=enabled)
+    # what was typed, the hint or what went wrong, back
+    line_h = p.px(60)
+    entry = pygame.Rect(info.x, info.y, info.width, line_h)
+    p.fill(theme.PANEL, entry, radius=8)
+    # one dot per digit typed (drawn: the fonts have no bullet)
+    gap = min(p.px(34), entry.width // (PIN_DIGITS + 1))
+    x0 = entry.centerx - gap * (len(ui.pin_entry) - 1) // 2
+    for i in range(len(ui.pin_entry)):
+        pygame.draw.circle(p.surface, theme.WARN, (x0 + i * gap, entry.centery), max(3, gap // 3))
+    back_h = p.px(90 if p.portrait else 56)
+    back = pygame.Rect(info.right - p.px(180), info.bottom - back_h, p.px(180), back_h)
+    note = pygame.Rect(info.x, entry.bottom, info.width, back.y - entry.bottom)
+    if waiting:
+        said, colour = p.t("ui_pin_wait", seconds=seconds_left(s, ui.pin_until_ns)), theme.BAD
+    elif ui.pin_note == "ui_pin_wrong":
+        said, colour = p.t("ui_pin_wrong"), theme.BAD
+    elif ui.pin_note == "ui_pin_none":
+        said, colour = p.t("ui_pin_none"), theme.WARN   # never says which buttons: guests read it
+    else:
+        said, colour = p.t("ui_pin_hint"), theme.DIM
+    p.text(said, note.inflate(-p.px(4), -p.px(8)), 24, colour)
+    p.button(back, p.t("ui_back"), Act("back"), px=24)
+
+
+# -- the staff menu ----------------------------------------------------------------------------
+
+def draw_staff(p: Painter, s: Scene) -> None:
+    page = s.ui.staff_page or "menu"
+    if page == "timings":
+        draw_timings(p, s)
+    elif page == "deck":
+        draw_deck(p, s)
+    elif page.startswith("confirm-"):
+        draw_confirm(p, s, page.removeprefix("confirm-"))
+    else:
+        draw_staff_menu(p, s)
+
+
+def draw_staff_menu(p: Painter, s: Scene) -> None:
+    r = header(p, s, p.t("ui_staff_menu"))
+    body = r.body.inflate(-p.px(16), -p.px(8))
+    cols = 1 if p.portrait else 2
+    cells = 8
+    rows = cells // cols
+    cw, ch = body.width // cols, body.height // rows
+
+    def cell(i: int) -> pygame.Rect:
+        return pygame.Rect(body.x + (i % cols) * cw, body.y + (i // cols) * ch, cw, ch)
+
+    p.button(cell(0), p.t("ui_staff_rules"), Act("settings"), px=24)
+    p.button(cell(1), p.t("ui_staff_timings"), Act("staff_page", "timings"), px=24)
+    p.button(cell(2), p.t("ui_staff_deck"), Act("staff_page", "deck"), px=24)
+    # volume: - [Volume 80 %] +
+    vol = cell(3)
+    step_w = min(vol.height + p.px(10), vol.width // 4)
+    p.button(pygame.Rect(vol.x, vol.y, step_w, vol.height), "–", Act("staff_volume", -VOLUME_STEP),
+             px=32, enabled=s.ui.volume > 0)
+    p.button(pygame.Rect(vol.right - step_w, vol.y, step_w, vol.height), "+", Act("staff_volume", VOLUME_STEP),
+             px=32, enabled=s.ui.volume < 100)
+    middle = pygame.Rect(vol.x + step_w, vol.y, vol.width - 2 * step_w, vol.height).inflate(-p.px(8), -p.px(8))
+    p.fill(theme.PANEL, middle, radius=8)
+    p.text(p.t("ui_volume", volume=s.ui.volume), middle.inflate(-p.px(8), -p.px(4)), 24)
+    p.button(cell(4), p.t("ui_end_game"), Act("staff_page", "confirm-end"), px=24)
+    p.button(cell(5), p.t("ui_reset_board"), Act("staff_page", "confirm-reset"), px=24)
+    p.button(cell(6), p.t("ui_shutdown"), Act("staff_page", "confirm-shutdown"), colour=theme.BAD, px=24)
+    p.button(cell(7), p.t("ui_back"), Act("back"), colour=theme.GOOD, ink=theme.BLACK, px=24)
+
+
+def draw_timings(p: Painter, s: Scene) -> None:
+    """One row per timing: its name, -, the value in seconds, +."""
+    r = header(p, s, p.t("ui_staff_timings"))
+    body = r.body.inflate(-p.px(16), -p.px(8))
+    rig = rig_of(s)
+    note, back = _bottom_row(p, body)
+    line_h = (note.y - body.y - p.px(6)) // len(STAFF_TIMINGS)
+    for i, (name, step) in enumerate(STAFF_TIMINGS):
+        y = body.y + i * line_h
+        if p.portrait:
+            label = pygame.Rect(body.x, y, body.width, line_h // 2)
+            controls = pygame.Rect(body.x + body.width // 4, y + line_h // 2, body.width * 3 // 4, line_h // 2)
+        else:
+            label = pygame.Rect(body.x, y, int(body.width * 0.55), line_h)
+            controls = pygame.Rect(label.right, y, body.right - label.right, line_h)
+        p.text(p.t(f"ui_timing_{name}"), label.inflate(-p.px(4), 0), 22, align="left")
+        step_w = min(controls.height + p.px(24), controls.width // 4)
+        p.button(pygame.Rect(controls.x, controls.y, step_w, controls.height), "–",
+                 Act("staff_timing", (name, -step)), px=28)
+        p.button(pygame.Rect(controls.right - step_w, controls.y, step_w, controls.height), "+",
+                 Act("staff_timing", (name, step)), px=28)
+        value = pygame.Rect(controls.x + step_w, controls.y, controls.width - 2 * step_w, controls.height)
+        p.text(seconds_text(p, getattr(rig, name)), value.inflate(-p.px(8), -p.px(4)), 26, theme.WARN)
+    p.text(p.t("ui_timings_note"), note, 20, theme.DIM, align="left")
+    p.button(back, p.t("ui_back"), Act("back"), colour=theme.GOOD, ink=theme.BLACK, px=24)
+
+
+def draw_deck(p: Painter, s: Scene) -> None:
+    """The deck in play (cards per kind and number, and totals) and the seat buttons wired."""
+    r = header(p, s, p.t("ui_staff_deck"))
+    body = r.body.inflate(-p.px(16), -p.px(8))
+    deck = s.table.settings.rules.deck
+    note, back = _bottom_row(p, body)
+    grid = pygame.Rect(body.x, body.y, body.width, note.y - body.y - p.px(6))
+    row_h = grid.height // (len(Kind) + 1)
+    name_w = int(grid.width * (0.34 if p.portrait else 0.3))
+    col_w = (grid.width - name_w) // (len(NUMBERS) + 1)
+    heads = [p.t("ui_col_kind"), *(str(n) for n in NUMBERS), p.t("ui_col_total")]
+    for row in range(len(Kind) + 1):
+        y = grid.y + row * row_h
+        if row % 2 == 0:
+            p.fill(theme.PANEL, pygame.Rect(grid.x, y, grid.width, row_h))
+        for col in range(len(NUMBERS) + 2):
+            x = grid.x if col == 0 else grid.x + name_w + (col - 1) * col_w
+            box = pygame.Rect(x + p.px(6), y, (name_w if col == 0 else col_w) - p.px(8), row_h)
+            if row == 0:
+                p.text(heads[col], box, 20, theme.DIM, align="left" if col == 0 else "center")
+                continue
+            kind = list(Kind)[row - 1]
+            if col == 0:
+                ink = theme.KIND_COLOURS[kind][0] if kind is Kind.NUMBER else theme.TEXT
+                p.text(kind_name(p.lang, kind), box, 22, ink, align="left")
+            elif col <= len(NUMBERS):
+                p.text(str(deck.count(kind, col)), box, 22)
+            else:
+                p.text(str(deck.total(kind)), box, 22, theme.WARN)
+    lines = [p.t("ui_seats_wired", seats=s.table.settings.seats),
+             f"{p.t('ui_deck_size', cards=deck.size)} · {p.t('ui_input')}: {p.t('ui_input_' + s.ui.input_name)}"]
+    p.text("\n".join(lines), note, 20, theme.DIM, align="left")
+    p.button(back, p.t("ui_back"), Act("back"), colour=theme.GOOD, ink=theme.BLACK, px=24)
+
+
+def draw_confirm(p: Painter, s: Scene, what: str) -> None:
+    """Reset the leaderboard, end the game, shut down: asked once more."""
+    title = {"reset": "ui_reset_board", "end": "ui_end_game", "shutdown": "ui_shutdown"}[what]
+    r = header(p, s, p.t(title))
+    body = r.body.inflate(-p.px(24), -p.px(12))
+    button_h = p.px(90 if p.portrait else 70)
+    question = pygame.Rect(body.x, body.y, body.width, body.height - button_h - p.px(12))
+    p.text(p.t(f"ui_confirm_{what}"), question, 32)
+    w = min(p.px(260), body.width // 2 - p.px(10))
+    y = body.bottom - button_h
+    p.button(pygame.Rect(body.centerx - w - p.px(10), y, w, button_h), p.t("ui_yes"), Act("staff_yes"),
+             colour=theme.BAD, px=28)
+    p.button(pygame.Rect(body.centerx + p.px(10), y, w, button_h), p.t("ui_no"), Act("back"),
+             colour=theme.GOOD, ink=theme.BLACK, px=28)
+
+
+# -- the leaderboard in attract mode -----------------------------------------------------------
+
+def draw_board(p: Painter, board: BoardView, box: pygame.Rect) -> None:
+    """Rank, name, games, wins, best and average total (lowest first); "be the first" when empty."""
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((10, 12, 18, 242))
+    p.surface.blit(shade, box.topleft)
+    pad = p.px(10)
+    inner = box.inflate(-2 * pad, -2 * pad)
+    title_h = p.px(40)
+    p.text(p.t(f"ui_board_{board.period}"), pygame.Rect(inner.x, inner.y, inner.width, title_h), 30, theme.WARN)
+    area = pygame.Rect(inner.x, inner.y + title_h, inner.width, inner.height - title_h)
+    if not board.rows:
+        p.text(p.t(f"ui_board_empty_{board.period}"), area, 28)
+        return
+    row_h = p.px(38)
+    shown = board.rows[: max(1, area.height // row_h - 1)]
+    fracs = (0.08, 0.36, 0.14, 0.14, 0.14, 0.14)
+    xs = [area.x]
+    for frac in fracs:
+        xs.append(xs[-1] + int(area.width * frac))
+    heads = ("#", p.t("ui_col_player"), p.t("ui_col_games"), p.t("ui_col_wins"), p.t("ui_col_best"),
+             p.t("ui_col_average"))
+    for i, head in enumerate(heads):
+        cell = pygame.Rect(xs[i] + p.px(4), area.y, xs[i + 1] - xs[i] - p.px(8), row_h)
+        p.text(head, cell, 20, theme.DIM, align="left" if i == 1 else "center")
+    for n, row in enumerate(shown):
+        y = area.y + row_h * (n + 1)
+        if n % 2 == 0:
+            p.fill(theme.PANEL, pygame.Rect(area.x, y, area.width, row_h), radius=6)
+        cells = (str(n + 1), row.name, str(row.games), str(row.wins), str(row.best),
+                 decimal(p.lang, f"{row.average:.1f}"))
+        for i, value in enumerate(cells):
+            cell = pygame.Rect(xs[i] + p.px(4), y, xs[i + 1] - xs[i] - p.px(8), row_h)
+            colour = theme.WARN if n == 0 else theme.TEXT
+            if i == 1:
+                p.line(value, cell, 26, colour)
+            else:
+                p.text(value, cell, 26, colour)
