@@ -16,7 +16,7 @@ from game.app.ui.render import draw
 from game.i18n import LANGUAGE_NAMES, LANGUAGES
 from game.i18n.lookup import catalog
 
-from display_helpers import SIZES, fonts, scenes
+from display_helpers import SIZES, boards, fonts, scenes, staff_scenes
 
 
 def test_simulated_games_show_every_key_screen() -> None:
@@ -43,6 +43,40 @@ def test_every_screen_fits_in_every_language(lang: str, size: tuple[int, int]) -
         # The whole screen is painted (no magenta left from the fill) and it is not blank.
         colours = {surface.get_at((x, y))[:3] for x in range(0, size[0], 37) for y in range(0, size[1], 29)}
         assert (255, 0, 255) not in colours and len(colours) > 3, name
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_kiosk_screens_fit_in_every_language(lang: str, size: tuple[int, int]) -> None:
+    """The PIN keypad, the staff menu and its pages, and attract mode's leaderboard."""
+    from game.app.ui.state import BoardView
+
+    surface = pygame.Surface(size)
+    min_px = round(theme.MIN_TEXT * theme.scale_of(*size))
+    screen = surface.get_rect()
+    drawn: list[tuple[str, object]] = [(name, scene) for name, scene in staff_scenes().items()]
+    drawn += [(f"board-{name}", board) for name, board in boards().items()]
+    for name, what in drawn:
+        surface.fill((255, 0, 255))
+        if isinstance(what, BoardView):
+            frame = draw(surface, fonts(lang), scenes()["attract"], lang=lang, attract=True, board=what)
+            assert frame.screen == "attract" and frame.hotspots == ()
+        else:
+            assert isinstance(what, type(scenes()["play"]))
+            frame = draw(surface, fonts(lang), what, lang=lang)
+            assert frame.screen.startswith(("pin", "staff", "settings")), (name, frame.screen)
+            assert frame.hotspots and all(screen.contains(s.rect) for s in frame.hotspots), name
+        assert frame.overflows == (), (name, frame.overflows)
+        small = [(text, px) for text, px in frame.texts if px < min_px * 0.9]
+        assert not small, (name, small)
+        colours = {surface.get_at((x, y))[:3] for x in range(0, size[0], 37) for y in range(0, size[1], 29)}
+        assert (255, 0, 255) not in colours, name
+
+
+def test_kiosk_screens_draw_only_characters_the_fonts_have() -> None:
+    """What the staff screens draw besides catalog text (the keypad's and steppers' signs)."""
+    for lang in LANGUAGES:
+        assert missing_glyphs(choose(lang).path, "–+#0123456789.,%") == "", lang
 
 
 def test_drawing_never_changes_the_table_or_the_screen_state() -> None:

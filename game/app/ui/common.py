@@ -128,7 +128,7 @@ def players_panel(p: Painter, s: Scene, box: pygame.Rect) -> None:
             p.fill(theme.PANEL, name_box, radius=8)
             pygame.draw.rect(p.surface, theme.seat_colour(seat),
                              pygame.Rect(name_box.x, name_box.y, p.px(8), name_box.height))
-            p.text(label, name_box.inflate(-p.px(20), -p.px(4)).move(p.px(6), 0), 26,
+            p.text(label, name_box.inflate(-p.px(12), -p.px(4)).move(p.px(5), 0), 26,
                    theme.seat_colour(seat), align="left")
         hands = str(g.hands[player]) if player < len(g.hands) else "–"
         p.text(hands, pygame.Rect(xs[1], y, xs[2] - xs[1], row_h), 28)

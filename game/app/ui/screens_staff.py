@@ -10,6 +10,7 @@ import pygame
 
 from ...cards import NUMBERS, Kind
 from ...i18n.lookup import decimal, kind_name
+from ..leaderboard import Row
 from ..rigconfig import RigConfig
 from . import theme
 from .actions import Act
@@ -165,23 +166,28 @@ def draw_deck(p: Painter, s: Scene) -> None:
     note, back = _bottom_row(p, body)
     grid = pygame.Rect(body.x, body.y, body.width, note.y - body.y - p.px(6))
     row_h = grid.height // (len(Kind) + 1)
+    # Portrait is narrow: each kind's total goes after its name instead of in a column.
+    total_col = not p.portrait
     name_w = int(grid.width * (0.34 if p.portrait else 0.3))
-    col_w = (grid.width - name_w) // (len(NUMBERS) + 1)
+    cols = len(NUMBERS) + (2 if total_col else 1)
+    col_w = (grid.width - name_w) // (cols - 1)
     heads = [p.t("ui_col_kind"), *(str(n) for n in NUMBERS), p.t("ui_col_total")]
     for row in range(len(Kind) + 1):
         y = grid.y + row * row_h
         if row % 2 == 0:
             p.fill(theme.PANEL, pygame.Rect(grid.x, y, grid.width, row_h))
-        for col in range(len(NUMBERS) + 2):
+        for col in range(cols):
             x = grid.x if col == 0 else grid.x + name_w + (col - 1) * col_w
-            box = pygame.Rect(x + p.px(6), y, (name_w if col == 0 else col_w) - p.px(8), row_h)
+            box = pygame.Rect(x + p.px(6), y, name_w - p.px(8), row_h) if col == 0 else pygame.Rect(
+                x + p.px(2), y, col_w - p.px(4), row_h)
             if row == 0:
                 p.text(heads[col], box, 20, theme.DIM, align="left" if col == 0 else "center")
                 continue
             kind = list(Kind)[row - 1]
             if col == 0:
                 ink = theme.KIND_COLOURS[kind][0] if kind is Kind.NUMBER else theme.TEXT
-                p.text(kind_name(p.lang, kind), box, 22, ink, align="left")
+                label = kind_name(p.lang, kind) if total_col else f"{kind_name(p.lang, kind)} ({deck.total(kind)})"
+                p.text(label, box, 22, ink, align="left")
             elif col <= len(NUMBERS):
                 p.text(str(deck.count(kind, col)), box, 22)
             else:
@@ -223,14 +229,17 @@ def draw_board(p: Painter, board: BoardView, box: pygame.Rect) -> None:
     if not board.rows:
         p.text(p.t(f"ui_board_empty_{board.period}"), area, 28)
         return
-    row_h = p.px(38)
-    shown = board.rows[: max(1, area.height // row_h - 1)]
     fracs = (0.08, 0.36, 0.14, 0.14, 0.14, 0.14)
     xs = [area.x]
     for frac in fracs:
         xs.append(xs[-1] + int(area.width * frac))
     heads = ("#", p.t("ui_col_player"), p.t("ui_col_games"), p.t("ui_col_wins"), p.t("ui_col_best"),
              p.t("ui_col_average"))
+    if p.portrait:
+        _board_portrait(p, board, area, heads)
+        return
+    row_h = p.px(38)
+    shown = board.rows[: max(1, area.height // row_h - 1)]
     for i, head in enumerate(heads):
         cell = pygame.Rect(xs[i] + p.px(4), area.y, xs[i + 1] - xs[i] - p.px(8), row_h)
         p.text(head, cell, 20, theme.DIM, align="left" if i == 1 else "center")
@@ -238,12 +247,34 @@ def draw_board(p: Painter, board: BoardView, box: pygame.Rect) -> None:
         y = area.y + row_h * (n + 1)
         if n % 2 == 0:
             p.fill(theme.PANEL, pygame.Rect(area.x, y, area.width, row_h), radius=6)
-        cells = (str(n + 1), row.name, str(row.games), str(row.wins), str(row.best),
-                 decimal(p.lang, f"{row.average:.1f}"))
-        for i, value in enumerate(cells):
+        colour = theme.WARN if n == 0 else theme.TEXT
+        for i, value in enumerate(_cells(p, n, board.rows[n])):
             cell = pygame.Rect(xs[i] + p.px(4), y, xs[i + 1] - xs[i] - p.px(8), row_h)
-            colour = theme.WARN if n == 0 else theme.TEXT
             if i == 1:
                 p.line(value, cell, 26, colour)
             else:
                 p.text(value, cell, 26, colour)
+
+
+def _cells(p: Painter, n: int, row: Row) -> tuple[str, ...]:
+    return (str(n + 1), row.name, str(row.games), str(row.wins), str(row.best), decimal(p.lang, f"{row.average:.1f}"))
+
+
+def _board_portrait(p: Painter, board: BoardView, area: pygame.Rect, heads: tuple[str, ...]) -> None:
+    """Narrow screens: each entry on two lines, the rank and name, then its figures in the
+    order the legend on top names them."""
+    line_h = p.px(36)
+    legend = pygame.Rect(area.x, area.y, area.width, line_h * 2)
+    p.text(" · ".join(heads[2:]), legend, 20, theme.DIM)
+    entry_h = line_h * 2 + p.px(6)
+    room = area.bottom - legend.bottom
+    for n, row in enumerate(board.rows[: max(1, room // entry_h)]):
+        y = legend.bottom + n * entry_h
+        if n % 2 == 0:
+            p.fill(theme.PANEL, pygame.Rect(area.x, y, area.width, entry_h), radius=6)
+        colour = theme.WARN if n == 0 else theme.TEXT
+        cells = _cells(p, n, row)
+        p.line(f"{cells[0]}  {cells[1]}", pygame.Rect(area.x + p.px(10), y + p.px(3), area.width - p.px(20), line_h),
+               26, colour)
+        p.text(" · ".join(cells[2:]), pygame.Rect(area.x + p.px(10), y + p.px(3) + line_h, area.width - p.px(20),
+                                                   line_h), 24, colour)
