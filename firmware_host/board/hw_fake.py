@@ -72,7 +72,9 @@ class FakeHardware:
         self._poll.register(sys.stdin, select.POLLIN)
         self._control = None  # type: object
         if control_path:
-            self._control = open(control_path, "rb")
+            # unbuffered: CPython's buffered readline would swallow every line after the first
+            # of a burst into its buffer, where poll() no longer sees it
+            self._control = open(control_path, "rb", buffering=0)
             self._poll.register(self._control, select.POLLIN)
         inputs = BUTTONS + 1  # the last one is the GO pin's logger
         self._raw = [1] * BUTTONS + [0]  # pull-ups: buttons rest high; GO rests low
