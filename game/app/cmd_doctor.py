@@ -19,8 +19,14 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware_host.errors import AdapterError
+
+if TYPE_CHECKING:  # stdlib-only modules, but kept out of --help's imports all the same
+    from firmware_host.doctor import Report
+    from firmware_host.doctor_run import DoctorSettings
+    from firmware_host.pinmap import PinMap
 
 from .options import fail
 
@@ -83,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
-def _settings(args: argparse.Namespace, sim: bool) -> object:
+def _settings(args: argparse.Namespace, sim: bool) -> DoctorSettings:
     from firmware_host.doctor_run import DoctorSettings
 
     return DoctorSettings(
@@ -122,11 +128,9 @@ def _read(args: argparse.Namespace) -> Callable[[str], str]:
     return read
 
 
-def _run_hardware(args: argparse.Namespace, pinmap: object) -> object:
+def _run_hardware(args: argparse.Namespace, pinmap: PinMap) -> Report:
     from firmware_host.doctor_run import ConsoleOperator, run_doctor
-    from firmware_host.pinmap import PinMap
 
-    assert isinstance(pinmap, PinMap)
     person = ConsoleOperator(_read(args), _write(args), _answers(args))
     settings = _settings(args, sim=False)
     if args.input == "gpio":
@@ -136,7 +140,7 @@ def _run_hardware(args: argparse.Namespace, pinmap: object) -> object:
         factory = open_pin_factory()
         rig = GpioDoctorRig(pinmap, pin_factory=factory)
         try:
-            return run_doctor(rig, person, settings)  # type: ignore[arg-type]
+            return run_doctor(rig, person, settings)
         finally:
             rig.close()
             factory.close()  # type: ignore[attr-defined]
@@ -152,17 +156,15 @@ def _run_hardware(args: argparse.Namespace, pinmap: object) -> object:
     doctor_rig = BoardDoctorRig(brig, board, source=f"{pinmap.source}, board on {args.port or 'USB'}",
                                 lockout_ns=DEFAULT_LOCKOUT_NS)
     try:
-        return run_doctor(doctor_rig, person, settings)  # type: ignore[arg-type]
+        return run_doctor(doctor_rig, person, settings)
     finally:
         doctor_rig.close()
 
 
-def _run_sim(args: argparse.Namespace, pinmap: object) -> object:
+def _run_sim(args: argparse.Namespace, pinmap: PinMap) -> Report:
     from firmware_host.doctor_run import run_doctor
     from firmware_host.doctor_sim import parse_faults
-    from firmware_host.pinmap import PinMap
 
-    assert isinstance(pinmap, PinMap)
     faults = parse_faults(args.sim_fault)
     settings = _settings(args, sim=True)
     if args.input == "gpio":
@@ -174,7 +176,7 @@ def _run_sim(args: argparse.Namespace, pinmap: object) -> object:
         people = SimGpioPeople(factory, pinmap, faults)
         try:
             people.break_rig()
-            return run_doctor(rig, people, settings)  # type: ignore[arg-type]
+            return run_doctor(rig, people, settings)
         finally:
             rig.close()
             factory.close()  # type: ignore[attr-defined]
@@ -194,18 +196,16 @@ def _run_sim(args: argparse.Namespace, pinmap: object) -> object:
                                     lockout_ns=DEFAULT_LOCKOUT_NS, pulser=SimPulser(sim))
         people_b.rig = doctor_rig
         try:
-            return run_doctor(doctor_rig, people_b, settings)  # type: ignore[arg-type]
+            return run_doctor(doctor_rig, people_b, settings)
         finally:
             doctor_rig.close()
 
 
-def map_summary(pinmap: object) -> str:
+def map_summary(pinmap: PinMap) -> str:
     """The pin map's pins, both builds, with physical pin numbers (for --check-map)."""
     from firmware_host.doctor_board import pico_pin
     from firmware_host.doctor_gpio import pi_pin
-    from firmware_host.pinmap import PinMap
 
-    assert isinstance(pinmap, PinMap)
     pm = pinmap
     lines = [f"pin map {pm.source} is valid", "",
              f"Raspberry Pi GPIO build (BCM numbers), pull = {pm.pull.value!r}, "
