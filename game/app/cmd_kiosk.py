@@ -70,6 +70,15 @@ def _wall() -> datetime:
     return datetime.now().astimezone()
 
 
+def _with_staff_changes(config: object, data: Path) -> object:
+    """What staff changed in the menu (``DATA/staff.toml``) over the config file."""
+    from .kiosk import load_staff_overrides
+    from .rigconfig import RigConfig, with_changes
+
+    assert isinstance(config, RigConfig)
+    return with_changes(config, **load_staff_overrides(data / "staff.toml", config))
+
+
 def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     import pygame
 
@@ -83,6 +92,7 @@ def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     from .ui.sound import Sounds, pre_init
     from .ui.state import NOTICE_NS, UiState
 
+    config = _with_staff_changes(config, Path(args.data))
     assert isinstance(config, RigConfig)
     detected = detect(config.input if args.input == "config" else args.input)
     for note in detected.notes:
@@ -102,6 +112,7 @@ def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     fonts, choice = fonts_for(config.lang)
     ui = UiState(lang=choice.lang, input_name=detected.name, font_warning=choice.warning)
     sounds = Sounds()
+    sounds.set_volume(config.volume)
     app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
               sounds=sounds, log=table_log, attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
     now = app.adapter.now_ns()
@@ -175,6 +186,7 @@ def _sim(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     from .ui.sound import Sounds
     from .ui.state import UiState
 
+    config = _with_staff_changes(config, Path(args.data))
     assert isinstance(config, RigConfig)
     if not 3 <= args.players <= 5:
         print(f"cheating-moth: --players {args.players} is not valid: use 3 to 5", file=sys.stderr)

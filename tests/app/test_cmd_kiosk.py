@@ -84,3 +84,24 @@ def test_several_games_in_a_row_all_reach_the_leaderboard(tmp_path: Path) -> Non
     recorded = games(tmp_path)
     assert len(recorded) == 2 and recorded[0] != recorded[1]
     assert len(list((tmp_path / "games").glob("game-*.db"))) == 2
+
+
+def test_staff_changes_apply_over_the_config_file(tmp_path: Path) -> None:
+    import json
+
+    (tmp_path / "staff.toml").write_text("[table]\nrace-timeout-ms = 4000\n")
+    assert main(kiosk(tmp_path, "--seed", "3", "--players", "3")[3:]) == 0
+    [played] = (tmp_path / "games").glob("game-*.db")
+    with sqlite3.connect(played) as con:
+        settings = json.loads(con.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()[0])
+    assert settings["race_timeout_ns"] == 4_000_000_000
+
+
+def test_a_bad_config_still_starts_on_defaults(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[display]\nvolume = 300\n")
+    args = kiosk(tmp_path, "--seed", "3", "--players", "3")[3:]
+    args[args.index("--config") + 1] = str(config)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "note: config problem, running on defaults:" in out and "volume is 300" in out
