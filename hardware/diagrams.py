@@ -36,6 +36,7 @@ BASE_OHMS = 1000  # 2.6 mA base current: saturates a BC337 well past 30 mA (forc
 BASE_PULLDOWN_OHMS = 10_000  # keeps the transistor off while the pin floats at boot
 PULLUP_OHMS = 4_700  # optional external pull-up for cables over 1 m
 TRANSISTOR = "BC337"
+SHORT_LIMIT_OHMS = 47  # for a "5 V" LED button (resistor inside): limits a plug-in short to ~100 mA
 FLYBACK_NOTE = ("GO: the 1N4148 is only needed across a magnetic buzzer or a relay coil; a piezo buzzer "
                 "or an LED lamp needs none.")
 
@@ -53,6 +54,8 @@ LED_OHMS_EXACT = (SUPPLY_V - LED_VF_V - VCE_SAT_V) / (LED_MA / 1000)
 LED_OHMS = e12_at_least(LED_OHMS_EXACT)
 LED_MA_ACTUAL = (SUPPLY_V - LED_VF_V - VCE_SAT_V) / LED_OHMS * 1000
 BASE_MA = (LOGIC_V - VBE_V) / BASE_OHMS * 1000
+LED_NOTE = (f"* LED resistor: {LED_OHMS} Ω for a bare LED ({LED_MA_ACTUAL:.1f} mA); {SHORT_LIMIT_OHMS} Ω for a "
+            f"'5 V' LED button (resistor inside): it only limits a short while plugging in. See BOM.md.")
 
 
 def ohms(value: int) -> str:
@@ -128,6 +131,7 @@ def pi_build(pm: PinMap) -> Build:
         notes.append(f"Doctor's timing jumper: a jumper cap from GPIO{pm.loopback.output} (pin {lo}) to "
                      f"GPIO{pm.loopback.input} (pin {li}); the game never reads it.")
     notes.append("Never connect 5 V to a GPIO. All grounds are common: Pi GND, LED ground, button ground.")
+    notes.append(LED_NOTE)
     notes.append(FLYBACK_NOTE)
     return Build("Raspberry Pi GPIO build", "wiring-gpio.svg", "Raspberry Pi 40-pin header (pin 1 at the SD-card end)",
                  names, roles, tuple(channels), "+5 V (pin 2)", tuple(notes), "pi")
@@ -165,6 +169,7 @@ def pico_build(pm: PinMap) -> Build:
         "Buttons: internal pull-up in the Pico; add the dashed 4.7 kΩ to 3V3(OUT) (pin 36) for cables over 1 m.",
         f"SYNC (GP{b.sync}) starts all edge loggers in the same cycle: wire nothing to it.",
         "The Pico is powered and talks over USB; LEDs and GO take 5 V from VBUS (pin 40). All grounds common.",
+        LED_NOTE,
         FLYBACK_NOTE,
     )
     return Build("Buzzer board build (Raspberry Pi Pico)", "wiring-board.svg",
@@ -398,9 +403,9 @@ def _seat_row(svg: Svg, ch: Channel, build: Build, y: float) -> None:
     svg.text(ROWS_X + 356, gnd + 16, "GND", 10)
     if ch.led is not None:
         svg.text(ROWS_X + 530, led_plus - 6, build.supply, 10, colour=COLOURS["5v"])
-        svg.line(ROWS_X + 530, led_plus, ROWS_X + 636, led_plus, COLOURS["5v"])
-        svg.resistor(ROWS_X + 660, led_plus, f"{LED_OHMS} Ω (bare LED only)")
-        svg.line(ROWS_X + 684, led_plus, jx - 4, led_plus)
+        svg.line(ROWS_X + 530, led_plus, ROWS_X + 626, led_plus, COLOURS["5v"])
+        svg.resistor(ROWS_X + 650, led_plus, f"{LED_OHMS} Ω or {SHORT_LIMIT_OHMS} Ω*")
+        svg.line(ROWS_X + 674, led_plus, jx - 4, led_plus)
         _driver(svg, f"LED {ch.led}", COLOURS["led"], led_minus + 24, led_minus, jx)
         svg.text(QX + 12, led_minus - 4, "LED −", 10)
     # the seat's button box: switch across 1-2, LED from 3 (anode) to 4 (cathode)

@@ -40,7 +40,7 @@ def test_the_diagrams_are_valid_svg_and_show_every_pin_of_the_map(diagrams: Modu
         assert root.tag == "{http://www.w3.org/2000/svg}svg"
     gpio, board = drawn["wiring-gpio.svg"], drawn["wiring-board.svg"]
     for label in ("button GPIO17 · pin 11", "LED GPIO27 · pin 13", "button GPIO26 · pin 37", "GO GPIO12 · pin 32",
-                  "loopback out", "4.7kΩ to 3V3", "220 Ω (bare LED only)", "1kΩ", "10kΩ", "BC337", "J7"):
+                  "loopback out", "4.7kΩ to 3V3", "220 Ω or 47 Ω*", "47 Ω for a '5 V' LED button", "1kΩ", "10kΩ", "BC337", "J7"):
         assert label in gpio, label
     for label in ("button GP2 · pin 4", "LED GP16 · pin 21", "GO GP9 · pin 12", "SYNC: leave unconnected",
                   "+5 V (pin 40)", "1N4148"):
