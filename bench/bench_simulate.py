@@ -18,7 +18,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from machine import cpu_model  # noqa: E402
 from game.codec import is_command  # noqa: E402
 from game.engine import GameState, apply  # noqa: E402
 from game.sim import simulate_game  # noqa: E402
@@ -27,14 +29,6 @@ from game.sim.stats import game_seed  # noqa: E402
 PLAYERS = 5
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def games_per_second(games: int, repeats: int) -> list[float]:

@@ -180,10 +180,10 @@ class SimInput:
         return None
 
 
-class GpioInput:
-    """The GPIO rig on its real clock: ``wait`` blocks on the rig's queue until an edge or the time."""
+class _RigInput:
+    """What the GPIO rig and the buzzer board share as race inputs (``wait`` differs)."""
 
-    def __init__(self, rig: GpioRig, players: int, show_s: float) -> None:
+    def __init__(self, rig: GpioRig | BoardRig, players: int, show_s: float) -> None:
         self._rig = rig
         self._players = players
         self._show_s = show_s
@@ -201,6 +201,16 @@ class GpioInput:
 
     def go(self, seats: Sequence[int]) -> Go:
         return self._rig.go(seats)
+
+    def _racing(self, taken: Sequence[object]) -> list[Edge]:
+        # Only this race's seats: Caught! presses and the seats of a bigger table are not racing.
+        return [e for e in taken if isinstance(e, (Press, Release)) and e.player < self._players]
+
+
+class GpioInput(_RigInput):
+    """The GPIO rig on its real clock: ``wait`` blocks on the rig's queue until an edge or the time."""
+
+    _rig: GpioRig
 
     def wait(self, until_t_ns: int) -> list[Edge]:
         timeout_s = max(0, until_t_ns - self.now_ns()) / 1e9
@@ -208,48 +218,19 @@ class GpioInput:
             first = self._rig.events.get(timeout=timeout_s)
         except queue.Empty:
             return []
-        # Only this race's seats: Caught! presses and the seats of a bigger table are not racing.
-        return [
-            e for e in [first, *self._rig.drain()]
-            if isinstance(e, (Press, Release)) and e.player < self._players
-        ]
+        return self._racing([first, *self._rig.drain()])
 
     def show_result(self, result: RaceResult, spec: RaceSpec) -> None:
-        lights = {s: SeatLight.OFF for s in spec.eligible}
-        tie_light = SeatLight.WINNER if spec.kind is RaceKind.COCKROACH else SeatLight.LOSER
-        for seat in result.tied:  # a re-race: every tied seat shows what it tied for
-            lights[seat] = tie_light
-        if result.winner is not None:
-            lights[result.winner] = SeatLight.WINNER
-        if result.loser is not None:
-            lights[result.loser] = SeatLight.LOSER
         self._rig.go_off()
-        self._rig.show(lights)
+        self._rig.show(_verdict_lights(result, spec))
         threading.Event().wait(self._show_s)  # let the table see the verdict before close()
 
 
-class BoardInput:
+class BoardInput(_RigInput):
     """The buzzer board on its own clock: ``wait`` blocks on the rig's queue until an edge, or
     until the board reports that its time has passed ``until_t_ns``."""
 
-    def __init__(self, rig: BoardRig, players: int, show_s: float) -> None:
-        self._rig = rig
-        self._players = players
-        self._show_s = show_s
-        self.clock = rig.clock
-        self.resolution_ns = rig.resolution_ns
-
-    def now_ns(self) -> int:
-        return self._rig.now_ns()
-
-    def arm(self, seats: Sequence[int]) -> int:
-        return self._rig.arm(seats).t_ns
-
-    def held_seats(self, seats: Sequence[int]) -> tuple[int, ...]:
-        return tuple(s for s in self._rig.held_seats() if s in seats)
-
-    def go(self, seats: Sequence[int]) -> Go:
-        return self._rig.go(seats)
+    _rig: BoardRig
 
     def wait(self, until_t_ns: int) -> list[Edge]:
         from firmware_host.board_errors import BoardTimeout, RaceVoidedError
@@ -269,7 +250,7 @@ class BoardInput:
             voided = [e for e in taken if isinstance(e, RaceVoided)]
             if voided:
                 raise RaceVoidedError(f"race voided: {voided[0].why}")
-            return [e for e in taken if isinstance(e, (Press, Release)) and e.player < self._players]
+            return self._racing(taken)
 
     def show_result(self, result: RaceResult, spec: RaceSpec) -> None:
         self._rig.finish()
