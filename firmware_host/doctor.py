@@ -251,7 +251,7 @@ def findings(
             p = led.point
             out.append(Finding(Severity.FAIL, (
                 f"{p.name} light on {p.pin} did not come on: check its transistor, resistor and the "
-                f"LED's wires (ASSEMBLY.md, step 5)"
+                f"LED's polarity (hardware/ASSEMBLY.md, steps 2 and 3)"
             )))
     for c in buttons:
         p = c.point
