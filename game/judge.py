@@ -502,7 +502,9 @@ def _decide_cockroach(spec: RaceSpec, now_t_ns: int, base: RaceResult) -> RaceRe
     # A press stamped a little earlier may still be on its way; wait out the settle window.
     settled_t_ns = first.t_ns + spec.settle_ns
     if now_t_ns < settled_t_ns:
-        reason = f"Pending: seat {first.player} leads; deciding {format_ms(spec.settle_ns)} after the first press."
+        leaders = sorted(p.player for p in ranking if p.t_ns == first.t_ns)
+        who = f"seat {leaders[0]} leads" if len(leaders) == 1 else f"{format_seats(leaders)} lead together"
+        reason = f"Pending: {who}; deciding {format_ms(spec.settle_ns)} after the first press."
         return replace(base, reason=reason, recheck_t_ns=settled_t_ns)
     decided = replace(base, status=Status.DECIDED)
     tied = tuple(sorted(p.player for p in ranking if p.t_ns - first.t_ns < spec.resolution_ns))

@@ -674,3 +674,15 @@ def test_decisions_are_consistent(race: tuple[RaceSpec, list[Press | Release], i
             assert picked is None if result.rerace else picked in result.tied
         elif spec.kind is RaceKind.SLAP:
             assert picked is not None
+
+
+@pytest.mark.parametrize("shift", [0, 1, 3, 2**62])
+def test_seats_pressing_at_the_same_instant_lead_together_whatever_the_clock(shift: int) -> None:
+    """Regression: the pending reason named one of two seats tied at the first instant, and
+    which one depended on the clock's value (found by the shifting property test)."""
+    spec = RaceSpec(kind=RaceKind.COCKROACH, players=5, active=0, eligible=(0, 1, 2, 3, 4),
+                    clock="monotonic", resolution_ns=1, armed_t_ns=shift, go_t_ns=shift + 10**9,
+                    timeout_ns=3 * 10**9, lockout_ns=0)
+    t = shift + 10**9 + 200 * 10**6
+    result = judge(spec, [Press(4, t, "monotonic"), Press(0, t, "monotonic")], t + 1)
+    assert result.reason == "Pending: seats 0 and 4 lead together; deciding 50.000 ms after the first press."
