@@ -50,6 +50,10 @@ DEFAULT_CONFIG = """\
 # top-tie = "shared-win"             # or "fewest-moths"
 
 # [deck.spread]             # only if your printed deck spreads the numbers differently
+
+[input]
+backend = "auto"            # auto: the buzzer board, else the GPIO buttons, else keyboard seats
+pins = "/etc/cheating-moth/pins.toml"   # your wiring: check it with 'cheating-moth doctor'
 """
 
 

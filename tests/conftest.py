@@ -8,3 +8,11 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 # pygame (later) must never try to open a real display or sound card in tests.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# In CI, Hypothesis draws the same examples every run: a property test cannot pass on one
+# push and fail on the next by luck. Locally it explores with fresh random examples.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    _hypothesis_settings.load_profile("ci")

@@ -94,7 +94,8 @@ def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
 
     config = _with_staff_changes(config, Path(args.data))
     assert isinstance(config, RigConfig)
-    detected = detect(config.input if args.input == "config" else args.input)
+    detected = detect(config.input if args.input == "config" else args.input,
+                      port=config.port or None, pins=config.pins or None)
     for note in detected.notes:
         log.info("%s", note)
     adapter = detected.adapter

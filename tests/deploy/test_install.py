@@ -93,3 +93,14 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
     result = subprocess.run([analyze, "verify", "--man=no", str(checked)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == "", result.stderr   # no unknown keys, no warnings
+
+
+def test_the_default_config_is_one_the_kiosk_accepts(tmp_path: Path) -> None:
+    from game.app.rigconfig import load_rig_config
+
+    install(tmp_path)
+    config = load_rig_config(tmp_path / "etc/cheating-moth/config.toml")
+    assert config.input == "auto" and config.pins == "/etc/cheating-moth/pins.toml"
+    from firmware_host.pinmap import load_pinmap
+
+    assert load_pinmap(tmp_path / "etc/cheating-moth/pins.toml").seats

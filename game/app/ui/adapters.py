@@ -135,7 +135,7 @@ class Detected:
             close()
 
 
-def _open_board(notes: list[str]) -> InputAdapter | None:
+def _open_board(notes: list[str], port: str | None = None) -> InputAdapter | None:
     """The buzzer board (firmware_host.board_rig) if pyserial finds one by its USB vendor id."""
     try:
         from firmware_host.board_link import find_board_ports
@@ -143,9 +143,9 @@ def _open_board(notes: list[str]) -> InputAdapter | None:
     except ImportError:
         return None
     try:
-        if not find_board_ports():
+        if port is None and not find_board_ports():
             return None
-        board: InputAdapter = BoardRig(None)
+        board: InputAdapter = BoardRig(port)
     except Exception as exc:  # a board that is there but will not talk: say so, go on
         notes.append(f"buzzer board not used: {type(exc).__name__}: {exc}")
         return None
@@ -156,7 +156,7 @@ def _on_a_pi() -> bool:
     return any(Path("/dev").glob("gpiochip*")) and os.environ.get("GPIOZERO_PIN_FACTORY", "") != "mock"
 
 
-def _open_gpio(notes: list[str], closers: list[Callable[[], None]]) -> InputAdapter | None:
+def _open_gpio(notes: list[str], closers: list[Callable[[], None]], pins: str | None = None) -> InputAdapter | None:
     from firmware_host.errors import AdapterError
     from firmware_host.pinmap import load_pinmap
     from game.errors import GameError
@@ -165,7 +165,7 @@ def _open_gpio(notes: list[str], closers: list[Callable[[], None]]) -> InputAdap
         from firmware_host.gpio import GpioRig, open_pin_factory
 
         factory = open_pin_factory()
-        rig = GpioRig(load_pinmap(), pin_factory=factory)
+        rig = GpioRig(load_pinmap(pins) if pins else load_pinmap(), pin_factory=factory)
     except (AdapterError, GameError, ImportError, OSError) as exc:
         notes.append(f"GPIO buttons not used: {exc}")
         return None
@@ -175,18 +175,20 @@ def _open_gpio(notes: list[str], closers: list[Callable[[], None]]) -> InputAdap
     return rig
 
 
-def detect(requested: str = "auto", seats: int = 5) -> Detected:
-    """Open the input ``requested`` ("auto", "board", "gpio" or "keyboard")."""
+def detect(requested: str = "auto", seats: int = 5, *, port: str | None = None,
+           pins: str | None = None) -> Detected:
+    """Open the input ``requested`` ("auto", "board", "gpio" or "keyboard"); ``port`` is the
+    board's serial port (None: find it by USB id), ``pins`` the GPIO pin map (None: default)."""
     notes: list[str] = []
     closers: list[Callable[[], None]] = []
     if requested in ("auto", "board"):
-        board = _open_board(notes)
+        board = _open_board(notes, port)
         if board is not None:
             return Detected(board, "board", notes)
         if requested == "board":
             notes.append("no buzzer board found")
     if requested == "gpio" or requested == "auto" and _on_a_pi():
-        rig = _open_gpio(notes, closers)
+        rig = _open_gpio(notes, closers, pins)
         if rig is not None:
             return Detected(rig, "gpio", notes, closers)
     return Detected(KeyboardSeats(seats), "keyboard", notes)
