@@ -132,7 +132,8 @@ def test_effects_reach_the_adapter_and_go_comes_from_its_clock(app: App) -> None
     assert app.draw().screen == "play"
 
 
-def test_a_cancelled_race_never_raises_go(app: App) -> None:
+def _seat_three_and_play(app: App, kind_key: int) -> FakeRig:
+    """Seats 0-2 sit down, Ali is the oldest, the starter is a number 1, Ali keys a 2 of a kind."""
     rig = app.adapter
     assert isinstance(rig, FakeRig)
     for seat in (0, 1, 2):
@@ -144,7 +145,12 @@ def test_a_cancelled_race_never_raises_go(app: App) -> None:
     _key(app, pygame.K_1)
     _key(app, pygame.K_n)
     _key(app, pygame.K_2)
-    _key(app, pygame.K_c)                           # a cockroach 2
+    _key(app, kind_key)
+    return rig
+
+
+def test_a_cancelled_race_never_raises_go(app: App) -> None:
+    rig = _seat_three_and_play(app, pygame.K_c)      # a cockroach 2
     assert app.table.stage is Stage.RACE and app.go is not None
     _key(app, pygame.K_x)                           # called off
     assert app.table.stage.value == "play"
@@ -191,18 +197,7 @@ def test_every_card_kind_can_be_tapped_as_the_starter() -> None:
 
 
 def test_a_race_the_board_voids_after_go_runs_again(app: App) -> None:
-    rig = app.adapter
-    assert isinstance(rig, FakeRig)
-    for seat in (0, 1, 2):
-        rig.tap(seat)
-    app.poll()
-    _key(app, pygame.K_RETURN)
-    rig.tap(0)
-    app.poll()
-    _key(app, pygame.K_1)
-    _key(app, pygame.K_n)
-    _key(app, pygame.K_2)
-    _key(app, pygame.K_o)                           # a mosquito 2
+    rig = _seat_three_and_play(app, pygame.K_o)      # a mosquito 2
     race = app.table.race
     assert race is not None
     rig.t_ns = race.go_due_t_ns
