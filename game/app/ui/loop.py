@@ -51,7 +51,7 @@ from .fonts import Fonts
 from .observe import observe
 from .render import Frame, draw
 from .sound import Sounds
-from .state import NOTICE_NS, STAFF_TIMINGS, VOLUME_STEP, BoardView, UiState
+from .state import NOTICE_NS, STAFF_TIMINGS, BoardView, UiState
 
 MS = 1_000_000
 S = 1_000_000_000
