@@ -12,32 +12,19 @@ from typing import Any
 
 import pytest
 
+from judge_docs import GO, MS, race_doc
+
 from game.app.cli import main
 
-MS = 1_000_000
-GO = 3_000 * MS
 REPO = Path(__file__).resolve().parents[2]
 
 
 def race(**changes: Any) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "kind": "slap",
-        "players": 4,
-        "active": 0,
-        "clock": "monotonic",
-        "resolution_ns": 1000,
-        "armed_t_ns": 1_000 * MS,
-        "go_t_ns": GO,
-        "timeout_ms": 3000,
-        "now_t_ns": GO + 500 * MS,
-        "edges": [
-            {"player": 3, "edge": "press", "t_ns": GO + 412_345_678},
-            {"player": 1, "edge": "press", "t_ns": GO + 200 * MS},
-            {"player": 2, "edge": "press", "t_ns": GO + 300 * MS},
-        ],
-    }
-    doc.update(changes)
-    return doc
+    return race_doc([
+        {"player": 3, "edge": "press", "t_ns": GO + 412_345_678},
+        {"player": 1, "edge": "press", "t_ns": GO + 200 * MS},
+        {"player": 2, "edge": "press", "t_ns": GO + 300 * MS},
+    ], **changes)
 
 
 def cockroach() -> dict[str, Any]:

@@ -14,32 +14,18 @@ from game.judge import Status, TiePolicy, judge
 from game.judge_file import judge_document, parse_race, result_to_json
 from game.race import RaceKind
 
-MS = 1_000_000
-GO = 3_000 * MS
+from judge_docs import GO, MS, race_doc
 
 
 def slap_doc(**changes: Any) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "kind": "slap",
-        "players": 4,
-        "active": 0,
-        "clock": "monotonic",
-        "resolution_ns": 1000,
-        "armed_t_ns": 1_000 * MS,
-        "go_t_ns": GO,
-        "timeout_ms": 3000,
-        "now_t_ns": GO + 500 * MS,
-        "edges": [
-            {"player": 3, "edge": "press", "t_ns": GO + 412_345_678},
-            {"player": 1, "edge": "press", "t_ns": GO + 200 * MS},
-            {"player": 2, "edge": "press", "t_ns": GO - 100 * MS},
-            {"player": 2, "edge": "release", "t_ns": GO - 10 * MS},
-            {"player": 2, "edge": "press", "t_ns": GO + 300 * MS},
-            {"player": 2, "edge": "release", "t_ns": GO + 301 * MS},
-        ],
-    }
-    doc.update(changes)
-    return doc
+    return race_doc([
+        {"player": 3, "edge": "press", "t_ns": GO + 412_345_678},
+        {"player": 1, "edge": "press", "t_ns": GO + 200 * MS},
+        {"player": 2, "edge": "press", "t_ns": GO - 100 * MS},
+        {"player": 2, "edge": "release", "t_ns": GO - 10 * MS},
+        {"player": 2, "edge": "press", "t_ns": GO + 300 * MS},
+        {"player": 2, "edge": "release", "t_ns": GO + 301 * MS},
+    ], **changes)
 
 
 def test_parse_a_minimal_slap() -> None:
