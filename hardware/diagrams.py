@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,6 +96,23 @@ class Build:
     layout: str  # "pi" (odd pins left, even right) or "pico" (1-20 down the left, 21-40 up the right)
 
 
+def _button_channels(seats: list[tuple[int, int | None]], guard: tuple[int, int | None],
+                     physical: Mapping[int, int], pin: Callable[[int], str],
+                     roles: dict[int, tuple[str, str]]) -> list[Channel]:
+    """The seats' and the Caught! button's channels (both builds), marking their header pins."""
+    channels: list[Channel] = []
+    for n, (button, led) in enumerate([*seats, guard]):
+        caught = n == len(seats)
+        who = "Caught!" if caught else f"seat {n}"
+        roles[physical[button]] = (f"{who} button", "caught" if caught else "button")
+        if led is not None:
+            roles[physical[led]] = (f"{who} LED", "led")
+        channels.append(Channel("Caught!" if caught else f"Seat {n}", pin(button),
+                                pin(led) if led is not None else None, f"J{n + 1}",
+                                "caught" if caught else "seat"))
+    return channels
+
+
 def pi_build(pm: PinMap) -> Build:
     names = {phys: f"GPIO{gpio}" for gpio, phys in PI_PHYSICAL.items()}
     names.update(PI_POWER)
@@ -106,17 +123,8 @@ def pi_build(pm: PinMap) -> Build:
     def pin(gpio: int) -> str:
         return f"GPIO{gpio} · pin {PI_PHYSICAL[gpio]}"
 
-    for n, s in enumerate(pm.seats):
-        roles[PI_PHYSICAL[s.button]] = (f"seat {n} button", "button")
-        if s.led is not None:
-            roles[PI_PHYSICAL[s.led]] = (f"seat {n} LED", "led")
-        channels.append(Channel(f"Seat {n}", pin(s.button), pin(s.led) if s.led is not None else None,
-                                f"J{n + 1}", "seat"))
-    roles[PI_PHYSICAL[pm.guard_button]] = ("Caught! button", "caught")
-    if pm.guard_led is not None:
-        roles[PI_PHYSICAL[pm.guard_led]] = ("Caught! LED", "led")
-    channels.append(Channel("Caught!", pin(pm.guard_button), pin(pm.guard_led) if pm.guard_led is not None else None,
-                            f"J{len(pm.seats) + 1}", "caught"))
+    channels += _button_channels([(s.button, s.led) for s in pm.seats], (pm.guard_button, pm.guard_led),
+                                 PI_PHYSICAL, pin, roles)
     if pm.go_pin is not None:
         roles[PI_PHYSICAL[pm.go_pin]] = ("GO buzzer/lamp", "go")
         channels.append(Channel("GO", None, pin(pm.go_pin), f"J{len(pm.seats) + 2}", "go"))
@@ -150,17 +158,8 @@ def pico_build(pm: PinMap) -> Build:
     def pin(gp: int) -> str:
         return f"GP{gp} · pin {PICO_PHYSICAL[gp]}"
 
-    for n, s in enumerate(b.seats):
-        roles[PICO_PHYSICAL[s.button]] = (f"seat {n} button", "button")
-        if s.led is not None:
-            roles[PICO_PHYSICAL[s.led]] = (f"seat {n} LED", "led")
-        channels.append(Channel(f"Seat {n}", pin(s.button), pin(s.led) if s.led is not None else None,
-                                f"J{n + 1}", "seat"))
-    roles[PICO_PHYSICAL[b.guard_button]] = ("Caught! button", "caught")
-    if b.guard_led is not None:
-        roles[PICO_PHYSICAL[b.guard_led]] = ("Caught! LED", "led")
-    channels.append(Channel("Caught!", pin(b.guard_button), pin(b.guard_led) if b.guard_led is not None else None,
-                            f"J{len(b.seats) + 1}", "caught"))
+    channels += _button_channels([(s.button, s.led) for s in b.seats], (b.guard_button, b.guard_led),
+                                 PICO_PHYSICAL, pin, roles)
     roles[PICO_PHYSICAL[b.go]] = ("GO buzzer/lamp", "go")
     channels.append(Channel("GO", None, pin(b.go), f"J{len(b.seats) + 2}", "go"))
     roles[PICO_PHYSICAL[b.sync]] = ("SYNC: leave unconnected", "sync")
