@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_host.board import protocol as P  # noqa: E402
-from firmware_host.board_link import BoardLink, Frame  # noqa: E402
-from firmware_host.board_rig import BOARD_CLOCK, BoardRig  # noqa: E402
+from firmware_host.boardlink.link import BoardLink, Frame  # noqa: E402
+from firmware_host.boardlink.rig import BOARD_CLOCK, BoardRig  # noqa: E402
 from game.inputs import Press  # noqa: E402
 from game.judge import RaceSpec, Status, judge  # noqa: E402
 from game.race import RaceKind  # noqa: E402

@@ -1,7 +1,7 @@
 """The buzzer board's part of the pin map (``[board]``): Raspberry Pi Pico GP numbers.
 
 The firmware has seven button inputs, each timed by its own PIO state machine: slots 0-5 are
-seats 0-5 and slot 6 is the guard's Caught! button (what :class:`firmware_host.board_rig.BoardRig`
+seats 0-5 and slot 6 is the guard's Caught! button (what :class:`firmware_host.boardlink.rig.BoardRig`
 expects by default); an eighth state machine watches the GO output. A seat the table does not
 have leaves its slot empty (``None``). :func:`firmware_pins_source` renders the part as the small
 ``board_pins.py`` module that ``cheating-moth board flash`` copies onto the Pico and

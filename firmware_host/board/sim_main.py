@@ -4,7 +4,7 @@
 # the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """The simulated buzzer board: the firmware's main loop on hw_fake (MicroPython unix or CPython).
 
-Run with the link on stdin/stdout (a pty's master side); firmware_host/board_sim.py does that.
+Run with the link on stdin/stdout (a pty's master side); firmware_host/boardlink/sim.py does that.
 """
 
 import os

@@ -115,7 +115,7 @@ def _flash(port: str | None, pins: str | None) -> int:
 
 
 def _copy_firmware(port: str | None, pins_path: Path) -> int:
-    from firmware_host.board_link import find_board_ports
+    from firmware_host.boardlink.link import find_board_ports
 
     mpremote = find_mpremote()
     if mpremote is None:
@@ -142,7 +142,7 @@ def _copy_firmware(port: str | None, pins_path: Path) -> int:
 
 
 def _info(port: str | None, as_json: bool) -> int:
-    from firmware_host.board_link import BoardLink
+    from firmware_host.boardlink.link import BoardLink
 
     link = BoardLink(port)
     try:
@@ -201,7 +201,7 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _sim(args: argparse.Namespace) -> int:
-    from firmware_host.board_sim import SimBoard
+    from firmware_host.boardlink.sim import SimBoard
 
     try:
         board = SimBoard(Path(args.link), interpreter=args.interpreter)

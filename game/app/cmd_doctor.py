@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from firmware_host.errors import AdapterError
 
 if TYPE_CHECKING:  # stdlib-only modules, but kept out of --help's imports all the same
-    from firmware_host.doctor import Report
-    from firmware_host.doctor_run import DoctorSettings
+    from firmware_host.doctor.core import Report
+    from firmware_host.doctor.run import DoctorSettings
     from firmware_host.pinmap import PinMap
 
 from .options import fail
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             report = _run_hardware(args, pinmap)
     except AdapterError as exc:
         fail(str(exc))
-    from firmware_host.doctor import report_json, report_text
+    from firmware_host.doctor.core import report_json, report_text
 
     if args.json:
         print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace, sim: bool) -> DoctorSettings:
-    from firmware_host.doctor_run import DoctorSettings
+    from firmware_host.doctor.run import DoctorSettings
 
     return DoctorSettings(
         press_timeout_s=1.0 if sim else args.press_timeout,
@@ -129,12 +129,12 @@ def _read(args: argparse.Namespace) -> Callable[[str], str]:
 
 
 def _run_hardware(args: argparse.Namespace, pinmap: PinMap) -> Report:
-    from firmware_host.doctor_run import ConsoleOperator, run_doctor
+    from firmware_host.doctor.run import ConsoleOperator, run_doctor
 
     person = ConsoleOperator(_read(args), _write(args), _answers(args))
     settings = _settings(args, sim=False)
     if args.input == "gpio":
-        from firmware_host.doctor_gpio import GpioDoctorRig
+        from firmware_host.doctor.gpio import GpioDoctorRig
         from firmware_host.gpio import open_pin_factory
 
         factory = open_pin_factory()
@@ -144,8 +144,8 @@ def _run_hardware(args: argparse.Namespace, pinmap: PinMap) -> Report:
         finally:
             rig.close()
             factory.close()  # type: ignore[attr-defined]
-    from firmware_host.board_rig import BoardRig
-    from firmware_host.doctor_board import DOCTOR_LOCKOUT_NS, BoardDoctorRig
+    from firmware_host.boardlink.rig import BoardRig
+    from firmware_host.doctor.board import DOCTOR_LOCKOUT_NS, BoardDoctorRig
     from game.judge import DEFAULT_LOCKOUT_NS
 
     if args.port is not None and not Path(args.port).exists():
@@ -162,14 +162,14 @@ def _run_hardware(args: argparse.Namespace, pinmap: PinMap) -> Report:
 
 
 def _run_sim(args: argparse.Namespace, pinmap: PinMap) -> Report:
-    from firmware_host.doctor_run import run_doctor
-    from firmware_host.doctor_sim import parse_faults
+    from firmware_host.doctor.run import run_doctor
+    from firmware_host.doctor.sim import parse_faults
 
     faults = parse_faults(args.sim_fault)
     settings = _settings(args, sim=True)
     if args.input == "gpio":
-        from firmware_host.doctor_gpio import GpioDoctorRig
-        from firmware_host.doctor_sim import SimGpioPeople, sim_gpio_factory
+        from firmware_host.doctor.gpio import GpioDoctorRig
+        from firmware_host.doctor.sim import SimGpioPeople, sim_gpio_factory
 
         factory = sim_gpio_factory(pinmap, faults)
         rig = GpioDoctorRig(pinmap, pin_factory=factory)
@@ -180,10 +180,10 @@ def _run_sim(args: argparse.Namespace, pinmap: PinMap) -> Report:
         finally:
             rig.close()
             factory.close()  # type: ignore[attr-defined]
-    from firmware_host.board_rig import BoardRig
-    from firmware_host.board_sim import SimBoard
-    from firmware_host.doctor_board import DOCTOR_LOCKOUT_NS, BoardDoctorRig
-    from firmware_host.doctor_sim import SimBoardPeople, SimPulser
+    from firmware_host.boardlink.rig import BoardRig
+    from firmware_host.boardlink.sim import SimBoard
+    from firmware_host.doctor.board import DOCTOR_LOCKOUT_NS, BoardDoctorRig
+    from firmware_host.doctor.sim import SimBoardPeople, SimPulser
     from game.judge import DEFAULT_LOCKOUT_NS
 
     board = pinmap.board
@@ -203,8 +203,8 @@ def _run_sim(args: argparse.Namespace, pinmap: PinMap) -> Report:
 
 def map_summary(pinmap: PinMap) -> str:
     """The pin map's pins, both builds, with physical pin numbers (for --check-map)."""
-    from firmware_host.doctor_board import pico_pin
-    from firmware_host.doctor_gpio import pi_pin
+    from firmware_host.doctor.board import pico_pin
+    from firmware_host.doctor.gpio import pi_pin
 
     pm = pinmap
     lines = [f"pin map {pm.source} is valid", "",

@@ -36,7 +36,7 @@ from ..race import RaceKind
 from .options import fail
 
 if TYPE_CHECKING:
-    from firmware_host.board_rig import BoardRig
+    from firmware_host.boardlink.rig import BoardRig
     from firmware_host.gpio import GpioRig
 
 HELP = ("run one race on the buttons (--input gpio), the buzzer board (--input board) or simulated players "
@@ -233,8 +233,8 @@ class BoardInput(_RigInput):
     _rig: BoardRig
 
     def wait(self, until_t_ns: int) -> list[Edge]:
-        from firmware_host.board_errors import BoardTimeout, RaceVoidedError
-        from firmware_host.board_rig import RaceVoided
+        from firmware_host.boardlink.errors import BoardTimeout, RaceVoidedError
+        from firmware_host.boardlink.rig import RaceVoided
 
         give_up_s = time.monotonic() + max(0, until_t_ns - self.now_ns()) / 1e9 + BOARD_STALL_S
         while True:
@@ -366,8 +366,8 @@ def run_board_race(
 ) -> tuple[RaceRun, int]:
     """One race on the buzzer board; a race voided by link trouble is run again (the board is
     re-armed), at most BOARD_RERACES times. Returns the run and the bad frames counted."""
-    from firmware_host.board_errors import RaceVoidedError
-    from firmware_host.board_rig import BoardRig
+    from firmware_host.boardlink.errors import RaceVoidedError
+    from firmware_host.boardlink.rig import BoardRig
 
     if port is not None and not Path(port).exists():
         fail(f"port {port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.board_sim import SimBoard
+from firmware_host.boardlink.sim import SimBoard
 from game.app import cmd_board
 from game.app.cli import main
 
@@ -118,7 +118,7 @@ def test_flash_without_mpremote_or_without_a_board(monkeypatch: pytest.MonkeyPat
     assert exit_.value.code == 2
     assert capsys.readouterr().err == "cheating-moth: mpremote is not installed: pip install mpremote (cheating-moth's dependencies include it)\n"
     monkeypatch.setattr(cmd_board, "find_mpremote", lambda: ["mpremote"])
-    monkeypatch.setattr("firmware_host.board_link.find_board_ports", lambda: [])
+    monkeypatch.setattr("firmware_host.boardlink.link.find_board_ports", lambda: [])
     with pytest.raises(SystemExit):
         main(["board", "flash"])
     assert "no board found (USB vendor id 0x2E8A)" in capsys.readouterr().err
@@ -138,8 +138,8 @@ def test_board_sim_command_starts_and_stops(tmp_path: Path, capsys: pytest.Captu
 def test_board_input_turns_a_voided_race_into_an_error_the_race_command_reruns() -> None:
     import queue
 
-    from firmware_host.board_errors import RaceVoidedError
-    from firmware_host.board_rig import RaceVoided
+    from firmware_host.boardlink.errors import RaceVoidedError
+    from firmware_host.boardlink.rig import RaceVoided
     from game.app.cmd_race import BoardInput
 
     class VoidingRig:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from firmware_host.board import protocol as P
-from firmware_host.board_errors import BoardNotFound
-from firmware_host.board_link import BoardLink, Frame
-from firmware_host.board_rig import BOARD_CLOCK, BoardEvent, BoardRig, RaceVoided
-from firmware_host.board_sim import SimBoard
+from firmware_host.boardlink.errors import BoardNotFound
+from firmware_host.boardlink.link import BoardLink, Frame
+from firmware_host.boardlink.rig import BOARD_CLOCK, BoardEvent, BoardRig, RaceVoided
+from firmware_host.boardlink.sim import SimBoard
 from game.inputs import Go, Press, Release
 from game.judge import RaceSpec, Status, TiePolicy, judge
 from game.race import RaceKind
@@ -204,8 +204,8 @@ def test_a_logger_overflow_voids_the_race_and_rearms(rig: BoardRig, sim: SimBoar
 
 
 def test_the_guard_light_and_opening_by_usb_id(rig: BoardRig, sim: SimBoard, monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware_host import board_link
-    from firmware_host.board_rig import open_board
+    from firmware_host.boardlink import link as board_link
+    from firmware_host.boardlink.rig import open_board
 
     rig.show_guard(True)
     rig.show_guard(False)

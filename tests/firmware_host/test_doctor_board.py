@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.board_rig import BoardRig
-from firmware_host.board_sim import SimBoard
-from firmware_host.doctor import MS, ButtonStatus, Report, Severity, TimingStatus
-from firmware_host.doctor_board import DOCTOR_LOCKOUT_NS, GO_DELAY_NS, BoardDoctorRig, Pulser
-from firmware_host.doctor_run import DoctorSettings, run_doctor
-from firmware_host.doctor_sim import SimBoardPeople, SimFaults, SimPulser, parse_faults
+from firmware_host.boardlink.rig import BoardRig
+from firmware_host.boardlink.sim import SimBoard
+from firmware_host.doctor.core import MS, ButtonStatus, Report, Severity, TimingStatus
+from firmware_host.doctor.board import DOCTOR_LOCKOUT_NS, GO_DELAY_NS, BoardDoctorRig, Pulser
+from firmware_host.doctor.run import DoctorSettings, run_doctor
+from firmware_host.doctor.sim import SimBoardPeople, SimFaults, SimPulser, parse_faults
 from firmware_host.pinmap import PinMap, load_pinmap
 from game.judge import DEFAULT_LOCKOUT_NS
 

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockConnectedPin, MockFactory, MockPin
 
-from firmware_host.doctor import MS, ButtonStatus, Report, Severity, TimingStatus
-from firmware_host.doctor_gpio import GpioDoctorRig
-from firmware_host.doctor_run import ConsoleOperator, DoctorSettings, run_doctor
-from firmware_host.doctor_sim import SimFaults, SimGpioPeople, parse_faults, sim_gpio_factory
+from firmware_host.doctor.core import MS, ButtonStatus, Report, Severity, TimingStatus
+from firmware_host.doctor.gpio import GpioDoctorRig
+from firmware_host.doctor.run import ConsoleOperator, DoctorSettings, run_doctor
+from firmware_host.doctor.sim import SimFaults, SimGpioPeople, parse_faults, sim_gpio_factory
 from firmware_host.mockpins import ClockedMockFactory, StampedMockPin
 from firmware_host.pinmap import PinMap, load_pinmap
 from firmware_host.records import ticks_to_ns
@@ -170,7 +170,7 @@ def test_a_missing_jumper_fails_the_self_test_and_names_the_pins(pinmap: PinMap)
     factory = sim_gpio_factory(pinmap, parse_faults(["no-loopback"]))
     rig = GpioDoctorRig(pinmap, pin_factory=factory, spacing_s=0.0)
     try:
-        import firmware_host.doctor_gpio as dg
+        import firmware_host.doctor.gpio as dg
 
         old, dg.LOOPBACK_WAIT_S = dg.LOOPBACK_WAIT_S, 0.05
         try:

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from firmware_host.board import protocol as P
-from firmware_host.board_errors import BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, LinkDown
-from firmware_host.board_link import BoardInfo, BoardLink, Frame, SeqTracker
+from firmware_host.boardlink.errors import BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, LinkDown
+from firmware_host.boardlink.link import BoardInfo, BoardLink, Frame, SeqTracker
 
 WAIT_S = 5.0
 HELLO_FIELDS: list[tuple[str, object]] = [("proto", "1.0"), ("fw", "0.1.0"), ("tick_hz", 62_500_000), ("buttons", 7), ("boot", "C0FFEE")]

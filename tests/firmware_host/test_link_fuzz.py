@@ -12,7 +12,7 @@ import time
 import tty
 
 from firmware_host.board import protocol as P
-from firmware_host.board_link import BoardLink, Frame
+from firmware_host.boardlink.link import BoardLink, Frame
 
 BAD_LINES = 100_000
 GOOD_EVERY = 5  # one good frame after every few bad lines

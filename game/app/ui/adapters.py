@@ -136,10 +136,10 @@ class Detected:
 
 
 def _open_board(notes: list[str], port: str | None = None) -> InputAdapter | None:
-    """The buzzer board (firmware_host.board_rig) if pyserial finds one by its USB vendor id."""
+    """The buzzer board (firmware_host.boardlink.rig) if pyserial finds one by its USB vendor id."""
     try:
-        from firmware_host.board_link import find_board_ports
-        from firmware_host.board_rig import BoardRig
+        from firmware_host.boardlink.link import find_board_ports
+        from firmware_host.boardlink.rig import BoardRig
     except ImportError:
         return None
     try:

@@ -17,11 +17,11 @@ from typing import Protocol
 
 from game.inputs import CaughtPress, CaughtRelease, Press, Release
 
-from .board_errors import BoardError
-from .board_rig import BoardRig
-from .doctor import MS, Edge, Point, TimingCheck, timing_from_errors
-from .pinmap_board import BOARD_GUARD_SLOT, PICO_PHYSICAL, BoardPins
-from .records import SeatLight
+from ..boardlink.errors import BoardError
+from ..boardlink.rig import BoardRig
+from .core import MS, Edge, Point, TimingCheck, timing_from_errors
+from ..pinmap_board import BOARD_GUARD_SLOT, PICO_PHYSICAL, BoardPins
+from ..records import SeatLight
 
 DOCTOR_LOCKOUT_NS = 100_000  # the firmware's shortest: bounce longer than 100 µs is seen
 PULSE_BASE_NS = 2 * MS  # first test edge after GO

@@ -5,7 +5,7 @@ Each inherits from :class:`firmware_host.errors.AdapterError` and the builtin th
 
 from __future__ import annotations
 
-from .errors import AdapterError
+from ..errors import AdapterError
 
 
 class BoardError(AdapterError):

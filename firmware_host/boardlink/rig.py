@@ -26,10 +26,10 @@ from types import TracebackType
 from game.inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from game.judge import DEFAULT_LOCKOUT_NS
 
-from .board_errors import BoardError, BoardTimeout, LinkDown, RaceVoidedError
-from .board_link import BoardInfo, BoardLink, Frame, LinkCounters
-from .errors import BadSeat
-from .records import ArmReport, RigEvent, SeatLight
+from .errors import BoardError, BoardTimeout, LinkDown, RaceVoidedError
+from .link import BoardInfo, BoardLink, Frame, LinkCounters
+from ..errors import BadSeat
+from ..records import ArmReport, RigEvent, SeatLight
 
 BOARD_CLOCK = "board"
 DEFAULT_SEAT_BUTTONS = (0, 1, 2, 3, 4, 5)
@@ -55,7 +55,7 @@ BoardEvent = RigEvent | RaceVoided
 def open_board(port: str | None = None, **kwargs: object) -> BoardRig | None:
     """The board on ``port`` (or the first found by USB vendor id), or None when no board is
     plugged in. For the app's input auto-detection."""
-    from . import board_link
+    from . import link as board_link
 
     if port is None:
         ports = board_link.find_board_ports()

@@ -1,7 +1,7 @@
 """The rig doctor's core: what a check found, what it means, and the verdict (no hardware here).
 
 The doctor (``cheating-moth doctor``) lights each output and asks whether it lit, asks each
-seat to press and release, and runs a timing self-test; :mod:`.doctor_run` drives that on a
+seat to press and release, and runs a timing self-test; :mod:`.run` drives that on a
 rig. This module only judges: pure functions from the edges and answers it collected to
 :class:`ButtonCheck`, :class:`TimingCheck`, findings, the lockout it recommends and a
 verdict, and the report as text or JSON. Times are integer ns; no clock is read here.

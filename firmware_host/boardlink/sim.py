@@ -20,10 +20,10 @@ import tty
 from pathlib import Path
 from types import TracebackType
 
-from .board_errors import BoardError
+from .errors import BoardError
 
-BOARD_DIR = Path(__file__).resolve().parent / "board"
-MICROPYTHON_VENV = Path(__file__).resolve().parent.parent / ".cache" / "micropython-venv"
+BOARD_DIR = Path(__file__).resolve().parents[1] / "board"
+MICROPYTHON_VENV = Path(__file__).resolve().parents[2] / ".cache" / "micropython-venv"
 
 
 def find_micropython() -> str | None:

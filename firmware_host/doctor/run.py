@@ -1,9 +1,9 @@
 """The rig doctor's shell: drives a rig and a person through the checks and builds the report.
 
-A rig (:class:`DoctorRig`: the GPIO header in :mod:`.doctor_gpio`, the buzzer board in
-:mod:`.doctor_board`) lights outputs, reports button edges with their timestamps and runs its
+A rig (:class:`DoctorRig`: the GPIO header in :mod:`.gpio`, the buzzer board in
+:mod:`.board`) lights outputs, reports button edges with their timestamps and runs its
 own timing self-test. A person (:class:`Operator`: the console, scripted answers, or the
-simulated people of :mod:`.doctor_sim`) says whether a light came on and presses buttons when
+simulated people of :mod:`.sim`) says whether a light came on and presses buttons when
 asked. The judging is all in :mod:`.doctor`.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from .doctor import (
+from .core import (
     BURST_GAP_NS,
     ButtonCheck,
     Edge,

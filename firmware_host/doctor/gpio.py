@@ -20,10 +20,10 @@ from gpiozero import DigitalOutputDevice, InputDevice  # type: ignore[import-unt
 from game.inputs import CaughtPress, Press, Release
 from game.judge import DEFAULT_LOCKOUT_NS
 
-from .doctor import Edge, Point, TimingCheck, TimingStatus, timing_from_errors
-from .gpio import GpioRig
-from .pinmap import PI_PHYSICAL, PinMap
-from .records import SeatLight, ticks_to_ns
+from .core import Edge, Point, TimingCheck, TimingStatus, timing_from_errors
+from ..gpio import GpioRig
+from ..pinmap import PI_PHYSICAL, PinMap
+from ..records import SeatLight, ticks_to_ns
 
 LOOPBACK_PULSES = 40
 LOOPBACK_SPACING_S = 0.002  # between test edges: each is stamped and read before the next

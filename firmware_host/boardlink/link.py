@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from .board import protocol as P
-from .board_errors import BoardError, BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, LinkDown
+from ..board import protocol as P
+from .errors import BoardError, BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, LinkDown
 
 PICO_VID = 0x2E8A
 READ_TIMEOUT_S = 0.01

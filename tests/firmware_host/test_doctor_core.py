@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from firmware_host.doctor import (
+from firmware_host.doctor.core import (
     MS,
     Bounce,
     ButtonCheck,
@@ -26,7 +26,7 @@ from firmware_host.doctor import (
     report_text,
     timing_from_errors,
 )
-from firmware_host.doctor_sim import BOUNCY_PRESS, parse_faults
+from firmware_host.doctor.sim import BOUNCY_PRESS, parse_faults
 from firmware_host.errors import BadSimulation
 
 S0 = Point("seat0", "seat 0", "GPIO 17 (pin 11)")

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .doctor import MS, Point
-from .errors import BadSimulation
-from .pinmap import PinMap
-from .pinmap_board import BOARD_GUARD_SLOT, BoardPins
+from .core import MS, Point
+from ..errors import BadSimulation
+from ..pinmap import PinMap
+from ..pinmap_board import BOARD_GUARD_SLOT, BoardPins
 
 # One press and release, as (offset ns, down) from the moment the person presses.
 CLEAN_PRESS: tuple[tuple[int, bool], ...] = ((0, True), (100 * MS, False))
@@ -86,7 +86,7 @@ def sim_gpio_factory(pinmap: PinMap, faults: SimFaults) -> object:
     """A MockFactory of StampedMockPins on the monotonic clock, the loopback jumper fitted."""
     from gpiozero.pins.mock import MockConnectedPin, MockFactory  # type: ignore[import-untyped]
 
-    from .mockpins import StampedMockPin
+    from ..mockpins import StampedMockPin
 
     factory = MockFactory(pin_class=StampedMockPin)
     if pinmap.loopback is not None and not faults.no_loopback:
@@ -136,7 +136,7 @@ class SimGpioPeople:
     def press(self, point: Point) -> None:
         if point.key in self.faults.unwired:
             return
-        from .records import ticks_to_ns
+        from ..records import ticks_to_ns
 
         pin = self.factory.pin(self._button(self.faults.wire(point.key)))  # type: ignore[attr-defined]
         t0 = ticks_to_ns(self.factory.ticks()) + MS  # type: ignore[attr-defined]
@@ -151,7 +151,7 @@ class SimGpioPeople:
 
 
 class SimBoardPeople:
-    """People at the simulated board (``firmware_host.board_sim.SimBoard``).
+    """People at the simulated board (``firmware_host.boardlink.sim.SimBoard``).
 
     Presses are scripted relative to the last arming (``armed_t_ns``, set by the doctor rig),
     a little after the board's latest reported time, so every edge lands exactly where chosen."""
