@@ -8,8 +8,8 @@ table is built here; CPython uses the C function when it has it).
 """
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 0
-PROTO = "1.0"
+PROTO_MINOR = 1
+PROTO = "1.1"
 MAX_LINE = 160  # bytes before the LF
 SEQ_MOD = 65536
 NO_SEQ = -1  # "nothing received yet", written "-" on the wire
@@ -20,6 +20,10 @@ BAD_LONG = "long"
 BAD_FORMAT = "format"
 BAD_CRC = "crc"
 BAD_ARGS = "args"
+
+# HELLO's hardware identity (from 1.1): the values of ``board``; ``chip`` is e.g. RP2040 or RP2350.
+BOARDS = ("pico", "pico_w", "pico2", "pico2_w", "other")
+ERR_BOARD = "board"  # ERR code: the firmware runs on hardware it does not support
 
 _DIGITS = "0123456789"
 _HEX = "0123456789ABCDEF"

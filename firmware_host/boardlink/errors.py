@@ -21,7 +21,15 @@ class BoardTimeout(BoardError, TimeoutError):
 
 
 class BoardMismatch(BoardError, ValueError):
-    """The board speaks another major protocol version: flash matching firmware."""
+    """The board speaks another major protocol version (or none we can read): flash matching firmware."""
+
+
+class BoardUnsupported(BoardError, ValueError):
+    """The board is hardware the rig does not support (an RP2350 / Pico 2, a Pico W)."""
+
+
+class BadTimeScale(BoardError, ValueError):
+    """A board time scale that is not a positive finite number."""
 
 
 class BoardRefused(BoardError, RuntimeError):
@@ -33,4 +41,5 @@ class LinkDown(BoardError, ConnectionError):
 
 
 class RaceVoidedError(BoardError, RuntimeError):
-    """A race in progress was voided (the link dropped, or edges may have been lost)."""
+    """A race in progress was voided (the link dropped, edges may have been lost, the board
+    restarted, or it sent an impossible stamp)."""

@@ -3,12 +3,19 @@
 Framing and checksums come from the shared codec ``firmware_host/board/protocol.py`` (the same
 file runs on the board); the protocol is ``firmware_host/board/PROTOCOL.md``.
 
-:class:`BoardLink` owns one thread that opens the port (an explicit path, or the first USB
-serial port with the Raspberry Pi vendor id 0x2E8A), says HELLO, reads, and reconnects after an
-unplug; it never dies on bad input: every bad line is counted (by reason) and answered with a
-rate-limited ``NAK``; gaps in the board's sequence numbers are counted and asked for again.
-Requests (:meth:`BoardLink.request`) are retried with the same sequence number, which the board
-answers from its reply cache instead of acting twice.
+:class:`BoardLink` owns one thread that opens the port (an explicit path, or each USB serial
+port with id 2E8A:0005 in turn until one answers HELLO as this firmware; see identity.py), says
+HELLO, reads, and reconnects after an unplug; it never dies on bad input: every bad line is
+counted (by reason) and answered with a rate-limited ``NAK``; gaps in the board's sequence numbers
+are counted and asked for again. Requests (:meth:`BoardLink.request`) are retried with the same
+sequence number, which the board answers from its reply cache instead of acting twice.
+
+Each connection is a *session* (numbered from 1; a board that restarts under an open port starts
+a new one). Every frame carries the session it came in, so the race adapter maps a board's ticks
+with the clock offset of the board that sent them. Protocol faults (a ``LOST`` whose range runs
+backwards, a restarted board that speaks another protocol) are counted and reported through
+``on_fault``; they never make a count negative and never leave stale sequence tracking.
+All waits on the board are multiplied by the time scale (timescale.py).
 """
 
 from __future__ import annotations
@@ -20,12 +27,17 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..board import protocol as P
-from .errors import BoardError, BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, LinkDown
+from .errors import (
+    BoardError, BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, BoardUnsupported, LinkDown,
+)
+from .identity import PICO_VID, USB_IDS, USE_INSTEAD, check_identity, matching_ports
+from .timescale import resolve_time_scale
 
-PICO_VID = 0x2E8A
+__all__ = ["PICO_VID", "BoardInfo", "BoardLink", "Frame", "LinkCounters", "SeqTracker", "find_board_ports"]
+
 READ_TIMEOUT_S = 0.01
 NAK_INTERVAL_S = 0.02  # at most one NAK per this long: a noisy line must not flood the board
-MISSING_TIMEOUT_S = 0.5  # a frame asked for again and still missing after this is lost
+MISSING_TIMEOUT_S = 0.5  # (board time) a frame asked for again and still missing after this is lost
 HELLO_TRIES = 5
 
 
@@ -41,11 +53,13 @@ class SerialPort(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """A decoded frame. ``seq`` is -1 for a frame the host made up (a ``LOST`` it detected)."""
+    """A decoded frame. ``seq`` is -1 for a frame the host made up (a ``LOST`` it detected);
+    ``session`` is the link session it arrived in (0: not from a link)."""
 
     seq: int
     verb: str
     fields: Mapping[str, str]
+    session: int = 0
 
     def get_int(self, key: str, low: int = 0, high: int = 2**63) -> int:
         return P.get_int(dict(self.fields), key, low, high)
@@ -82,6 +96,10 @@ class LinkCounters:
     read_errors: int = 0
     callback_errors: int = 0
     unmatched_replies: int = 0
+    protocol_errors: int = 0  # frames that are well-formed but break the protocol (LOST backwards, ...)
+    stamp_faults: int = 0  # impossible PRESS/RELEASE/GO stamps (counted by the race adapter)
+    board_restarts: int = 0  # sessions that found a new board clock (another boot id, or a power-up HELLO)
+    last_fault: str | None = None  # the latest protocol or stamp fault, as reported
 
     def copy(self) -> LinkCounters:
         return replace(self, bad_by_reason=dict(self.bad_by_reason))
@@ -89,7 +107,8 @@ class LinkCounters:
 
 @dataclass(frozen=True, slots=True)
 class BoardInfo:
-    """The board's HELLO."""
+    """The board's HELLO. ``chip`` and ``board`` are None from firmware of protocol 1.0;
+    ``session`` is the link session that this HELLO started."""
 
     port: str
     proto: tuple[int, int]
@@ -97,20 +116,32 @@ class BoardInfo:
     tick_hz: int
     buttons: int
     boot: str
+    chip: str | None = None
+    board: str | None = None
+    uptime_ms: int | None = None
+    session: int = 0
+    solicited: bool = True  # False: the board's own power-up HELLO under an open port
+
+    @property
+    def reports_identity(self) -> bool:
+        return self.chip is not None or self.board is not None
 
 
 def find_board_ports() -> list[str]:
-    """Serial ports of USB devices with the Raspberry Pi vendor id (a Pico running MicroPython)."""
+    """Serial ports of a Pico running MicroPython (USB 2E8A:0005; never a Debug Probe or
+    another Raspberry Pi device), sorted. Each is then asked HELLO."""
     from serial.tools import list_ports  # type: ignore[import-untyped]
 
-    return sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID)
+    return matching_ports(list_ports.comports())
 
 
 def open_serial(path: str) -> SerialPort:
     import serial  # type: ignore[import-untyped]
 
     try:
-        # exclusive: a second program on the same board would steal half of its lines
+        # Opened exclusively (advisory lock): pyserial's exclusive=True takes a flock, which a
+        # second program that also asks for it is refused (it would steal half of the lines);
+        # a program that does not ask is not stopped.
         port: SerialPort = serial.Serial(path, 115200, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         return port
     except (serial.SerialException, OSError) as exc:
@@ -171,6 +202,26 @@ class _Pending:
 
 FrameHandler = Callable[[Frame], None]
 LinkHandler = Callable[[bool, "BoardInfo | None"], None]
+FaultHandler = Callable[[str], None]
+
+
+def lost_range(frame: Frame) -> tuple[int, str | None]:
+    """``(frames lost, None)`` for a ``LOST from=A to=B``, or ``(0, why)`` for a protocol fault.
+
+    Sequence numbers wrap (65535 is followed by 0), so the range is read forwards from A:
+    ``from=65530 to=5`` is 12 frames. B must be at most half the sequence space (32767) after A;
+    a B that is before A that way (``from=100 to=10``) is a fault, never a negative count."""
+    try:
+        first = frame.get_int("from", 0, P.SEQ_MOD - 1)
+        last = frame.get_int("to", 0, P.SEQ_MOD - 1)
+    except P.ProtocolError as exc:
+        return 0, f"the board sent a LOST that names no frames ({exc}): the lost range is unknown"
+    ahead = P.seq_after(last, first)
+    if ahead < 0:
+        return 0, (
+            f"the board sent LOST from={first} to={last}, whose end is before its start: the lost range is unknown"
+        )
+    return ahead + 1, None
 
 
 class BoardLink:
@@ -182,18 +233,24 @@ class BoardLink:
         *,
         on_frame: FrameHandler | None = None,
         on_link: LinkHandler | None = None,
+        on_fault: FaultHandler | None = None,
         reply_timeout_s: float = 0.3,
         tries: int = 5,
         reconnect_wait_s: float = 0.1,
         opener: Callable[[str], SerialPort] = open_serial,
-        finder: Callable[[], list[str]] = find_board_ports,
+        finder: Callable[[], list[str]] | None = None,
+        time_scale: float | None = None,
     ) -> None:
+        """``reply_timeout_s`` (per try) and every other wait on the board are in board seconds,
+        multiplied by ``time_scale`` (None: $CHEATING_MOTH_BOARD_TIME_SCALE, else 1.0)."""
         self.port = port
         self.on_frame = on_frame
         self.on_link = on_link
+        self.on_fault = on_fault
         self.reply_timeout_s = reply_timeout_s
         self.tries = tries
         self.reconnect_wait_s = reconnect_wait_s
+        self.time_scale = resolve_time_scale(time_scale)
         self._opener = opener
         self._finder = finder
         self._lock = threading.Lock()  # state shared with requesting threads
@@ -213,27 +270,31 @@ class BoardLink:
         self._hello_seq = 0
         self._nak_due = False
         self._last_nak_s = 0.0
+        self._session_no = 0
+        self._session_up = False  # this port's handshake succeeded (later errors are not refusals)
+        self._hello_port = ""
 
     # -- public --------------------------------------------------------------------------
 
     def start(self, wait_s: float = 3.0) -> BoardInfo:
-        """Start the thread and wait for the first HELLO. Raises BoardNotFound, BoardMismatch
-        or BoardTimeout (and stops the thread) if there is no working board within ``wait_s``."""
+        """Start the thread and wait for the first HELLO (``wait_s`` board seconds). Raises
+        BoardNotFound, BoardMismatch, BoardUnsupported or BoardTimeout (and stops the thread) if
+        there is no working board in time."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="board-link", daemon=True)
             self._thread.start()
-        deadline = time.monotonic() + wait_s
+        deadline = time.monotonic() + wait_s * self.time_scale
         while True:
             if self._up.wait(0.02) and self._info is not None:
                 return self._info
             error = self._error
-            if isinstance(error, (BoardNotFound, BoardMismatch, BoardTimeout)) or time.monotonic() > deadline:
+            if isinstance(error, (BoardNotFound, BoardMismatch, BoardUnsupported, BoardTimeout)) or time.monotonic() > deadline:
                 break
         self.close()
         if isinstance(error, BoardError):
             raise error
-        where = repr(self.port) if self.port else "any USB port with vendor id 0x2E8A"
-        raise BoardTimeout(f"no board answered HELLO on {where} within {wait_s:g} s: is the firmware flashed?")
+        where = repr(self.port) if self.port else f"any USB port with id {USB_IDS}"
+        raise BoardTimeout(f"no board answered HELLO on {where} within {wait_s * self.time_scale:g} s: is the firmware flashed?")
 
     @property
     def info(self) -> BoardInfo | None:
@@ -244,19 +305,45 @@ class BoardLink:
         return self._up.is_set()
 
     @property
+    def session(self) -> int:
+        """The current link session (1 for the first connection; 0 before it)."""
+        return self._session_no
+
+    @property
+    def error(self) -> BaseException | None:
+        """Why the last connection attempt failed (None after a good HELLO)."""
+        return self._error
+
+    def record_restart(self) -> None:
+        """Count a board that came back with a new clock (the race adapter decides that)."""
+        with self._lock:
+            self._counters.board_restarts += 1
+
+    def record_fault(self, kind: str, message: str) -> None:
+        """Count a fault found above the link (``kind`` "stamp": an impossible stamp)."""
+        with self._lock:
+            if kind == "stamp":
+                self._counters.stamp_faults += 1
+            else:
+                self._counters.protocol_errors += 1
+            self._counters.last_fault = message
+
+    @property
     def counters(self) -> LinkCounters:
         with self._lock:
             return self._counters.copy()
 
     def wait_connected(self, timeout_s: float) -> bool:
-        return self._up.wait(timeout_s)
+        """Wait up to ``timeout_s`` board seconds for the link to be up."""
+        return self._up.wait(timeout_s * self.time_scale)
 
     def request(self, verb: str, fields: list[tuple[str, object]], timeout_s: float | None = None) -> Frame:
         """Send a request and return its reply; retried with the same sequence number.
 
         Raises LinkDown if the link is (or goes) down, BoardTimeout after the retries,
-        BoardRefused for an ``ERR`` reply."""
-        per_try = self.reply_timeout_s if timeout_s is None else timeout_s
+        BoardRefused for an ``ERR`` reply (BoardUnsupported for ``ERR code=board``).
+        ``timeout_s`` per try is in board seconds (times the time scale)."""
+        per_try = (self.reply_timeout_s if timeout_s is None else timeout_s) * self.time_scale
         with self._lock:
             if not self._up.is_set():
                 raise LinkDown(f"cannot send {verb}: the board is not connected")
@@ -282,7 +369,12 @@ class BoardLink:
         reply = pending.reply
         assert reply is not None
         if reply.verb == "ERR":
-            raise BoardRefused(f"the board refused {verb} with code {reply.fields.get('code')!r}")
+            code = reply.fields.get("code")
+            if code == "board":
+                raise BoardUnsupported(
+                    f"the board refused {verb} with code 'board' (its firmware found hardware it does not support): {USE_INSTEAD}"
+                )
+            raise BoardRefused(f"the board refused {verb} with code {code!r}")
         return reply
 
     def send_raw(self, data: bytes) -> None:
@@ -301,32 +393,59 @@ class BoardLink:
     def _run(self) -> None:
         while not self._closed.is_set():
             try:
-                self._session()
+                self._connect_any()
             except Exception as exc:  # never die: count, drop the port, try again
                 with self._lock:
                     self._counters.read_errors += 1
                 self._error = exc if isinstance(exc, BoardError) else self._error
                 self._drop_serial(notify=True)
-            if isinstance(self._error, BoardMismatch):
-                self._closed.wait(1.0)  # someone has to flash it: no hurry
+            if isinstance(self._error, (BoardMismatch, BoardUnsupported)):
+                self._closed.wait(1.0)  # someone has to flash or swap it: no hurry
             self._closed.wait(self.reconnect_wait_s)
 
-    def _resolve_port(self) -> str:
+    def _candidates(self) -> list[str]:
         if self.port:
-            return self.port
-        ports = self._finder()
+            return [self.port]
+        ports = (self._finder or find_board_ports)()
         if not ports:
-            raise BoardNotFound("no buzzer board found (USB vendor id 0x2E8A): plug it in or name its port with --port")
-        return ports[0]
+            raise BoardNotFound(
+                f"no buzzer board found (USB id {USB_IDS}, a Pico running MicroPython): plug it in or name its port with --port"
+            )
+        return ports
 
-    def _session(self) -> None:
-        path = self._resolve_port()
+    def _connect_any(self) -> None:
+        """Ask each candidate port HELLO in turn; keep the first that answers as this firmware
+        until it goes away (or :meth:`close`)."""
+        paths = self._candidates()
+        refused: list[BoardError] = []
+        for path in paths:
+            if self._closed.is_set():
+                return
+            try:
+                self._session(path)
+                return
+            except BoardError as exc:
+                if self._session_up or len(paths) == 1:
+                    raise
+                refused.append(exc)
+                self._drop_serial(notify=False)
+        for said in refused:  # a board that said what it is beats one that said nothing
+            if isinstance(said, (BoardUnsupported, BoardMismatch)):
+                raise said
+        raise BoardTimeout(
+            f"none of the {len(paths)} ports with USB id {USB_IDS} ({', '.join(paths)}) answered HELLO as the "
+            f"buzzer firmware: flash it with 'cheating-moth board flash --port PATH'"
+        )
+
+    def _session(self, path: str) -> None:
+        self._session_up = False
         ser = self._opener(path)
         with self._lock:
             self._serial = ser
             self._lines.clear()
-            self._pending_hello(path)
-        self._write(self._hello.line if self._hello else b"")
+            hello = self._pending_hello(path)
+        self._write(hello.line)
+        hello_timeout_s = self.reply_timeout_s * self.time_scale
         hello_sent_s = time.monotonic()
         hello_tries = 1
         while not self._closed.is_set():
@@ -337,20 +456,20 @@ class BoardLink:
             now = time.monotonic()
             if data:
                 self.feed(data, now)
-            if not self._up.is_set() and self._hello is not None and now - hello_sent_s > self.reply_timeout_s:
+            if not self._session_up and now - hello_sent_s > hello_timeout_s:
                 if hello_tries >= HELLO_TRIES:
                     raise BoardTimeout(f"the device on {path!r} does not answer HELLO: is the firmware flashed?")
                 hello_tries += 1
                 hello_sent_s = now
-                self._write(self._hello.line)
+                self._write(hello.line)
             self._housekeeping(now)
 
-    def _pending_hello(self, path: str) -> None:
-        self._next_seq = 0
+    def _pending_hello(self, path: str) -> _Pending:
         self._hello_seq = 0
         self._hello = _Pending(P.encode(0, "HELLO", [("proto", P.PROTO)]))
         self._next_seq = 1
         self._hello_port = path
+        return self._hello
 
     def feed(self, data: bytes, now_s: float) -> None:
         """Handle bytes read from the board (the thread calls it; tests may too)."""
@@ -376,6 +495,7 @@ class BoardLink:
         if frame.verb == "HELLO" and "re" not in frame.fields:
             self._board_restarted(frame)  # before the duplicate check: a new board counts from 0
             return
+        frame = replace(frame, session=self._session_no)
         with self._lock:
             self._counters.frames_in += 1
             kind, gap = self._tracker.accept(frame.seq, now_s)
@@ -396,32 +516,57 @@ class BoardLink:
             with self._lock:
                 self._counters.ignored_before_hello += 1
             return
-        try:
-            info = self._hello_info(frame)
-        except P.ProtocolError as exc:
-            raise BoardMismatch(f"the board's HELLO is not protocol {P.PROTO} ({exc}): flash this version's firmware with 'cheating-moth board flash'") from exc
-        if info.proto[0] != P.PROTO_MAJOR:
-            raise BoardMismatch(
-                f"the board speaks protocol {info.proto[0]}.{info.proto[1]} (firmware {info.fw}), this host "
-                f"speaks {P.PROTO}: flash this version's firmware with 'cheating-moth board flash'"
-            )
+        info = self._checked_hello(frame, solicited=True)
         with self._lock:
+            self._session_no += 1
+            info = replace(info, session=self._session_no)
             self._tracker.reset(frame.seq)
             self._info = info
             self._error = None
             self._counters.connects += 1
             self._hello = None
+            self._session_up = True
             self._up.set()
         self._notify_link(True, info)
 
-    def _hello_info(self, frame: Frame) -> BoardInfo:
+    def _checked_hello(self, frame: Frame, solicited: bool) -> BoardInfo:
+        """The HELLO's board, or BoardMismatch / BoardUnsupported (counted as a protocol error
+        when it comes mid-session)."""
+        try:
+            try:
+                info = self._hello_info(frame, solicited)
+            except P.ProtocolError as exc:
+                raise BoardMismatch(
+                    f"the board's HELLO is not protocol {P.PROTO_MAJOR}.x ({exc}): flash this version's firmware with "
+                    f"'cheating-moth board flash'"
+                ) from exc
+            if info.proto[0] != P.PROTO_MAJOR:
+                raise BoardMismatch(
+                    f"the board speaks protocol {info.proto[0]}.{info.proto[1]} (firmware {info.fw}), this host "
+                    f"speaks {P.PROTO}: flash this version's firmware with 'cheating-moth board flash'"
+                )
+            check_identity(info.port, info.chip, info.board)
+        except (BoardMismatch, BoardUnsupported) as exc:
+            if not solicited:
+                with self._lock:
+                    self._counters.protocol_errors += 1
+                    self._counters.last_fault = f"the board restarted and was refused: {exc}"
+            raise
+        return info
+
+    def _hello_info(self, frame: Frame, solicited: bool) -> BoardInfo:
+        fields = frame.fields
         return BoardInfo(
             port=self._hello_port,
-            proto=P.parse_version(frame.fields.get("proto", "")),
-            fw=frame.fields.get("fw", "?"),
+            proto=P.parse_version(fields.get("proto", "")),
+            fw=fields.get("fw", "?"),
             tick_hz=frame.get_int("tick_hz", 1, 10**10),
             buttons=frame.get_int("buttons", 1, 32),
-            boot=frame.fields.get("boot", "?"),
+            boot=fields.get("boot", "?"),
+            chip=fields.get("chip"),
+            board=fields.get("board"),
+            uptime_ms=frame.get_int("uptime_ms") if "uptime_ms" in fields else None,
+            solicited=solicited,
         )
 
     def _dispatch(self, frame: Frame) -> None:
@@ -443,38 +588,38 @@ class BoardLink:
                 self._write(line)
             return
         if frame.verb == "LOST":
+            count, fault = lost_range(frame)
             with self._lock:
-                self._counters.lost_frames += self._lost_count(frame)
+                if fault is None:
+                    self._counters.lost_frames += count
+                else:
+                    self._counters.protocol_errors += 1
+                    self._counters.last_fault = fault
+            if fault is not None:
+                self._fault(fault)
+                return
         self._call(self.on_frame, frame)
 
     def _board_restarted(self, frame: Frame) -> None:
-        """A HELLO nobody asked for: the board restarted under an open port (watchdog, reset)."""
-        try:
-            info = replace(self._hello_info(frame), port=self._hello_port)
-        except P.ProtocolError:
-            with self._lock:
-                self._counters.bad_frames += 1
-            return
-        self._notify_link(False, None)
+        """A HELLO nobody asked for: the board restarted under an open port (watchdog, reset).
+        A new session starts (its sequence numbers and its clock are new); a HELLO that cannot
+        be read or speaks another major version drops the port (the next handshake starts
+        clean), as at connecting."""
+        info = self._checked_hello(frame, solicited=False)
         with self._lock:
+            self._session_no += 1
+            info = replace(info, port=self._hello_port, session=self._session_no)
             self._tracker.reset(frame.seq)
             self._info = info
             self._counters.connects += 1
             self._counters.frames_in += 1
         self._notify_link(True, info)
 
-    @staticmethod
-    def _lost_count(frame: Frame) -> int:
-        try:
-            return P.seq_after(frame.get_int("to", 0, P.SEQ_MOD - 1), frame.get_int("from", 0, P.SEQ_MOD - 1)) + 1
-        except P.ProtocolError:
-            return 1
-
     def _housekeeping(self, now_s: float) -> None:
         with self._lock:
             if not self._up.is_set():
                 return
-            gone = self._tracker.expire(now_s, MISSING_TIMEOUT_S)
+            gone = self._tracker.expire(now_s, MISSING_TIMEOUT_S * self.time_scale)
             send_nak = self._nak_due and now_s - self._last_nak_s >= NAK_INTERVAL_S
             if send_nak:
                 self._nak_due = False
@@ -489,8 +634,18 @@ class BoardLink:
         if send_nak:
             self._write(nak)
         if gone:
-            frm = min(gone)
-            self._call(self.on_frame, Frame(-1, "LOST", {"from": str(frm), "to": str(max(gone))}))
+            ordered = sorted(gone, key=lambda s: P.seq_after(s, gone[0]))  # in sequence order across the wrap
+            lost = Frame(-1, "LOST", {"from": str(ordered[0]), "to": str(ordered[-1])}, self._session_no)
+            self._call(self.on_frame, lost)
+
+    def _fault(self, message: str) -> None:
+        if self.on_fault is None:
+            return
+        try:
+            self.on_fault(message)
+        except Exception:
+            with self._lock:
+                self._counters.callback_errors += 1
 
     def _call(self, handler: Callable[[Frame], None] | None, frame: Frame) -> None:
         if handler is None:

@@ -9,16 +9,32 @@ from the board (its own GO pin, stamped by its own logger), never from this comp
 
 Buttons map to seats: by default buttons 0-5 are seats 0-5 and button 6 is the guard's Caught!.
 
-If the link drops, or the board reports lost edges (``DROP``, ``LOST``, a gap that was not
-filled), while a race is armed or running, the race is void: a :class:`RaceVoided` record goes
-on ``events`` and, once the board is back, the same seats are armed again (``rearmed``). The game
-itself is never touched; the caller runs the race again from its fore-period.
+If the link drops, the board restarts, reports lost edges (``DROP``, ``LOST``, a gap that was
+not filled) or sends an impossible stamp while a race is armed or running, the race is void: a
+:class:`RaceVoided` record goes on ``events`` and, once the board is back, the same seats are
+armed again (``rearmed``). The game itself is never touched; the caller runs the race again from
+its fore-period.
+
+**One clock across restarts.** The ``"board"`` clock this adapter hands out is the board's ticks
+in ns plus an offset per link session. The first board starts at offset 0. A board that comes
+back with another ``boot`` id, says its power-up HELLO under an open port, or whose uptime cannot
+continue the old clock, is a new clock: its offset is the last board time known here minus its
+own time at HELLO (``uptime_ms``) plus RESTART_MARGIN_NS, so the clock never runs backwards and
+stamps of the new board are judged on the new clock. Each frame's ticks are mapped with the
+offset of the session it came in.
+
+**Impossible stamps.** A PRESS, RELEASE or GO whose ticks are negative, more than the PIO
+counter's 31-bit wrap (2**31 ticks) before the arming, or behind the board's last ``TIME``
+promise (every edge stamped before it had been sent) is a protocol fault: counted
+(``stamp_faults``), kept in ``faults``, and the race in progress is voided with a message naming
+the stamp and why. Such an edge is never handed to the judge.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -26,7 +42,8 @@ from types import TracebackType
 from game.inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from game.judge import DEFAULT_LOCKOUT_NS
 
-from .errors import BoardError, BoardTimeout, LinkDown, RaceVoidedError
+from ..board import protocol as P
+from .errors import BoardError, BoardMismatch, BoardTimeout, BoardUnsupported, LinkDown, RaceVoidedError
 from .link import BoardInfo, BoardLink, Frame, LinkCounters
 from ..errors import BadSeat
 from ..records import ArmReport, RigEvent, SeatLight
@@ -35,8 +52,12 @@ BOARD_CLOCK = "board"
 DEFAULT_SEAT_BUTTONS = (0, 1, 2, 3, 4, 5)
 DEFAULT_GUARD_BUTTON = 6
 DEFAULT_TIMEOUT_NS = 10_000_000_000  # the board's GO lamp goes out this long after GO
-GO_REPORT_S = 1.0  # after the GO delay, how long the board has to report its GO edge
+GO_REPORT_S = 1.0  # (board time) after the GO delay, how long the board has to report its GO edge
 MAX_GO_DELAY_NS = 10_000_000_000
+RESTART_MARGIN_NS = 1_000_000_000  # a restarted board's clock starts this long after the old one's last time
+PIO_WRAP_TICKS = 2**31  # the edge loggers' counter: a stamp off by a whole wrap is 34.36 s early
+TIME_PROMISES_KEPT = 512  # TIME heartbeats remembered for late (resent) edges: ~5 s while racing
+MAX_TICKS = 2**63
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,25 +73,43 @@ class RaceVoided:
 BoardEvent = RigEvent | RaceVoided
 
 
-def open_board(port: str | None = None, **kwargs: object) -> BoardRig | None:
-    """The board on ``port`` (or the first found by USB vendor id), or None when no board is
-    plugged in. For the app's input auto-detection."""
+def open_board(port: str | None = None, *, time_scale: float | None = None, **kwargs: object) -> BoardRig | None:
+    """The board on ``port`` (or the first Pico port with USB id 2E8A:0005 that answers HELLO
+    as this firmware), or None when no such port is there. For the app's input auto-detection."""
     from . import link as board_link
 
     if port is None:
         ports = board_link.find_board_ports()
         if not ports:
             return None
-        port = ports[0]
-    return BoardRig(port, **kwargs)  # type: ignore[arg-type]
+        if len(ports) == 1:
+            port = ports[0]
+        else:
+            kwargs = dict(kwargs, link=board_link.BoardLink(None, finder=lambda: ports, time_scale=time_scale))
+    return BoardRig(port, time_scale=time_scale, **kwargs)  # type: ignore[arg-type]
 
 
 @dataclass(slots=True)
 class _Race:
     race: int
     seats: tuple[int, ...]
+    session: int
+    armed_ticks: int
     go_t_ns: int | None = None
     live: bool = True  # armed or running: edges lost now void it
+
+
+@dataclass(frozen=True, slots=True)
+class _Clock:
+    """One link session's board clock: host ns = ticks * 1e9 // tick_hz + offset_ns."""
+
+    session: int
+    tick_hz: int
+    offset_ns: int
+    boot: str
+
+    def to_ns(self, ticks: int) -> int:
+        return ticks * 1_000_000_000 // self.tick_hz + self.offset_ns
 
 
 class BoardRig:
@@ -90,22 +129,32 @@ class BoardRig:
         events: queue.Queue[BoardEvent] | None = None,
         connect_wait_s: float = 3.0,
         link: BoardLink | None = None,
+        time_scale: float | None = None,
     ) -> None:
+        """Waits on the board (``connect_wait_s``, the GO report, :meth:`wait_until`) are board
+        seconds times ``time_scale`` (None: $CHEATING_MOTH_BOARD_TIME_SCALE, else 1.0; see
+        timescale.py). A ``link`` given keeps its own time scale."""
         self.events: queue.Queue[BoardEvent] = queue.Queue() if events is None else events
         self.seat_buttons = seat_buttons
         self.guard_button = guard_button
         self.lockout_ns = lockout_ns
         self.timeout_ns = timeout_ns
+        self.faults: deque[str] = deque(maxlen=32)  # the latest stamp and protocol faults, as reported
         self._cond = threading.Condition()
-        self._now_ticks = 0
+        self._now_ns = 0  # the latest board time reported, on this adapter's continuous clock
+        self._clock: _Clock | None = None
+        self._clocks: dict[int, _Clock] = {}
+        self._promises: deque[tuple[int, int]] = deque(maxlen=TIME_PROMISES_KEPT)  # (seq, ticks) of TIMEs
         self._held: set[int] = set()
         self._race: _Race | None = None
         self._next_race = 1
         self._voiding = False
         self._closed = False
-        self._link = link or BoardLink(port)
+        self._link = link or BoardLink(port, time_scale=time_scale)
+        self.time_scale = self._link.time_scale
         self._link.on_frame = self._on_frame
         self._link.on_link = self._on_link
+        self._link.on_fault = self._on_fault
         info = self._link.start(connect_wait_s)
         self._check_buttons(info)
         self.tick_hz = info.tick_hz
@@ -128,12 +177,19 @@ class BoardRig:
         return len(self.seat_buttons)
 
     def ticks_to_ns(self, ticks: int) -> int:
-        return ticks * 1_000_000_000 // self.tick_hz
+        """The current board's ticks on this adapter's clock."""
+        with self._cond:
+            return self._to_ns(ticks, None)
 
     def now_ns(self) -> int:
-        """The latest board time the board has reported (every edge before it has arrived)."""
+        """The latest board time the board has reported (every edge before it has arrived),
+        on this adapter's clock: it never runs backwards, across restarts too."""
         with self._cond:
-            return self.ticks_to_ns(self._now_ticks)
+            return self._now_ns
+
+    def wait_connected(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` board seconds (times the time scale) for the board to be back."""
+        return self._link.wait_connected(timeout_s)
 
     def held_seats(self) -> tuple[int, ...]:
         with self._cond:
@@ -144,9 +200,10 @@ class BoardRig:
             return self.guard_button in self._held
 
     def wait_until(self, t_ns: int, timeout_s: float) -> bool:
-        """Wait until the board's time reaches ``t_ns`` (True) or ``timeout_s`` passes (False)."""
+        """Wait until the board's time reaches ``t_ns`` (True) or ``timeout_s`` board seconds
+        (times the time scale) pass (False)."""
         with self._cond:
-            return self._cond.wait_for(lambda: self.ticks_to_ns(self._now_ticks) >= t_ns, timeout_s)
+            return self._cond.wait_for(lambda: self._now_ns >= t_ns, timeout_s * self.time_scale)
 
     def drain(self) -> list[BoardEvent]:
         taken: list[BoardEvent] = []
@@ -174,13 +231,16 @@ class BoardRig:
         ticks = reply.get_int("ticks")
         held_buttons = set(reply.get_ints("held"))
         with self._cond:
-            self._race = _Race(race, race_seats)
+            if self._clock is None or reply.session != self._clock.session:
+                raise LinkDown(f"the board restarted while race {race} was being armed: arm it again")
+            self._race = _Race(race, race_seats, reply.session, ticks)
             for s in race_seats:
                 self._held.discard(self.seat_buttons[s])
             self._held |= held_buttons
-            self._now_ticks = max(self._now_ticks, ticks)
+            t_ns = self._to_ns(ticks, reply.session)
+            self._now_ns = max(self._now_ns, t_ns)
         held = tuple(s for s in race_seats if self.seat_buttons[s] in held_buttons)
-        return ArmReport(t_ns=self.ticks_to_ns(ticks), clock=BOARD_CLOCK, held=held)
+        return ArmReport(t_ns=t_ns, clock=BOARD_CLOCK, held=held)
 
     def go(self, seats: Iterable[int], delay_ns: int = 0) -> Go:
         """GO after ``delay_ns`` counted on the board (so this computer cannot give it away):
@@ -194,11 +254,20 @@ class BoardRig:
             race = self._race
         if race is None or not race.live:
             raise RaceVoidedError("GO without an armed race: arm the race first")
-        self._link.request("GO", [("race", race.race), ("delay_ms", delay_ns // 1_000_000)])
+        try:
+            self._link.request("GO", [("race", race.race), ("delay_ms", delay_ns // 1_000_000)])
+        except (LinkDown, BoardTimeout) as exc:  # the board went away: the race is void either way
+            raise RaceVoidedError(f"race {race.race} was voided before GO ({exc})") from exc
+        except BoardError as exc:
+            with self._cond:
+                live = race.live
+            if not live:  # e.g. a restarted board that does not know the race any more
+                raise RaceVoidedError(f"race {race.race} was voided before GO ({exc})") from exc
+            raise
         with self._cond:
             ok = self._cond.wait_for(
                 lambda: race.go_t_ns is not None or not race.live or self._closed,
-                delay_ns / 1e9 + GO_REPORT_S,
+                (delay_ns / 1e9 + GO_REPORT_S) * self.time_scale,
             )
             go_t_ns = race.go_t_ns
         if go_t_ns is None:
@@ -252,39 +321,124 @@ class BoardRig:
 
     def _on_frame(self, frame: Frame) -> None:
         verb = frame.verb
-        if verb in ("PRESS", "RELEASE"):
-            btn, ticks = frame.get_int("btn", 0, 63), frame.get_int("ticks")
-            event = self._edge(btn, ticks, verb == "PRESS")
-            with self._cond:
-                (self._held.add if verb == "PRESS" else self._held.discard)(btn)
-                self._now_ticks = max(self._now_ticks, ticks)
-                self._cond.notify_all()
-            if event is not None:
-                self.events.put(event)
-        elif verb == "GO":
-            race, ticks = frame.get_int("race"), frame.get_int("ticks")
-            with self._cond:
-                if self._race is not None and self._race.race == race:
-                    self._race.go_t_ns = self.ticks_to_ns(ticks)
-                self._now_ticks = max(self._now_ticks, ticks)
-                self._cond.notify_all()
+        if verb in ("PRESS", "RELEASE", "GO"):
+            self._on_stamp(frame)
         elif verb in ("TIME", "PONG"):
+            ticks = frame.get_int("ticks")
             with self._cond:
-                self._now_ticks = max(self._now_ticks, frame.get_int("ticks"))
+                if verb == "TIME" and frame.seq >= 0:
+                    self._promises.append((frame.seq, ticks))
+                self._now_ns = max(self._now_ns, self._to_ns(ticks, frame.session))
                 self._cond.notify_all()
         elif verb in ("DROP", "LOST"):
             self._void(f"the board lost edges ({verb.lower()})", rearm_now=True)
         elif verb == "END" and frame.fields.get("why") == "nogo":
             self._void("the board's GO pin did not report (check its wiring)", rearm_now=True)
 
+    def _on_stamp(self, frame: Frame) -> None:
+        verb = frame.verb
+        ticks = frame.get_int("ticks", -MAX_TICKS, MAX_TICKS)
+        btn = frame.get_int("btn", 0, 63) if verb != "GO" else -1
+        race_id = frame.get_int("race") if verb == "GO" else 0
+        with self._cond:
+            fault = self._impossible(frame, ticks)
+            if fault is None:
+                t_ns = self._to_ns(ticks, frame.session)
+                if verb == "GO":
+                    if self._race is not None and self._race.race == race_id:
+                        self._race.go_t_ns = t_ns
+                else:
+                    (self._held.add if verb == "PRESS" else self._held.discard)(btn)
+                self._now_ns = max(self._now_ns, t_ns)
+                self._cond.notify_all()
+        if fault is not None:
+            self._stamp_fault(fault)
+            return
+        if verb != "GO":
+            event = self._edge(btn, t_ns, verb == "PRESS")
+            if event is not None:
+                self.events.put(event)
+
+    def _impossible(self, frame: Frame, ticks: int) -> str | None:
+        """Why the stamp of this PRESS/RELEASE/GO cannot be true, or None (under the lock)."""
+        what = " ".join([frame.verb, *(f"{k}={v}" for k, v in frame.fields.items())])
+        if ticks < 0:
+            return f"the board stamped {what} before its power-up (a negative tick count)"
+        race = self._race
+        if race is not None and race.session == frame.session and ticks < race.armed_ticks - PIO_WRAP_TICKS:
+            return (f"the board stamped {what} more than one PIO counter wrap (2**31 ticks) before its "
+                    f"arming at ticks={race.armed_ticks}")
+        promise = self._promise_before(frame.seq)
+        if promise is not None and ticks < promise:
+            return (f"the board stamped {what} behind its heartbeat TIME ticks={promise}, which said every "
+                    f"earlier edge had been sent")
+        return None
+
+    def _promise_before(self, seq: int) -> int | None:
+        """The highest ``TIME`` the board sent before frame ``seq`` (this session), if any."""
+        if seq < 0:
+            return None
+        before = [ticks for time_seq, ticks in self._promises if P.seq_after(seq, time_seq) > 0]
+        return max(before) if before else None
+
+    def _stamp_fault(self, message: str) -> None:
+        self._link.record_fault("stamp", message)
+        self.faults.append(message)
+        self._void(message, rearm_now=True)
+
+    def _on_fault(self, message: str) -> None:
+        """A protocol fault the link found (it counted it): the race in progress cannot be trusted."""
+        self.faults.append(message)
+        self._void(message, rearm_now=True)
+
     def _on_link(self, up: bool, info: BoardInfo | None) -> None:
-        if not up:
-            self._void("the board was disconnected", rearm_now=False)
+        if not up or info is None:
+            why = "the board was disconnected"
+            error = self._link.error
+            if isinstance(error, (BoardMismatch, BoardUnsupported)):
+                why += f" and refused ({error})"
+            self._void(why, rearm_now=False)
+            return
+        with self._cond:
+            old = self._clock
+            self._new_clock(info)
+            race = self._race
+            stale = race is not None and race.live and race.session != info.session
+            pending = self._voiding
+        if stale:
+            why = "the board restarted"
+            if old is not None and old.boot != info.boot:
+                why += f" (boot {old.boot}, now {info.boot})"
+            self._void(why, rearm_now=True)
+        elif pending:
+            threading.Thread(target=self._rearm, args=("the board was disconnected",), daemon=True).start()
+
+    def _new_clock(self, info: BoardInfo) -> None:
+        """The clock of a new link session (under the lock): the old one goes on if it is the
+        same board still counting, else a new offset keeps this adapter's clock monotonic."""
+        old = self._clock
+        at_hello_ns = (info.uptime_ms or 0) * 1_000_000  # never more than the board's ticks then
+        if old is None:
+            offset_ns = 0
+        elif (info.solicited and info.boot == old.boot and info.tick_hz == old.tick_hz
+              and old.offset_ns + at_hello_ns >= self._now_ns):
+            offset_ns = old.offset_ns  # unplugged and back without a restart: the same clock
         else:
-            with self._cond:
-                pending = self._voiding
-            if pending:
-                threading.Thread(target=self._rearm, args=("the board was disconnected",), daemon=True).start()
+            offset_ns = self._now_ns + RESTART_MARGIN_NS - at_hello_ns
+            self._held = set()  # a new board: what the old one held is gone (ARM and STATUS say anew)
+            self._link.record_restart()
+        self._clock = _Clock(info.session, info.tick_hz, offset_ns, info.boot)
+        self._clocks = {k: v for k, v in self._clocks.items() if k >= info.session - 4}
+        self._clocks[info.session] = self._clock
+        self._promises.clear()
+        self.tick_hz = info.tick_hz
+        self._cond.notify_all()
+
+    def _to_ns(self, ticks: int, session: int | None) -> int:
+        clock = self._clocks.get(session, self._clock) if session is not None else self._clock
+        if clock is None:
+            return ticks * 1_000_000_000 // self.tick_hz
+        return clock.to_ns(ticks)
 
     def _void(self, why: str, rearm_now: bool) -> None:
         with self._cond:
@@ -312,8 +466,7 @@ class BoardRig:
             rearmed = None
         self.events.put(RaceVoided(race.race, why, rearmed))
 
-    def _edge(self, btn: int, ticks: int, down: bool) -> RigEvent | None:
-        t_ns = self.ticks_to_ns(ticks)
+    def _edge(self, btn: int, t_ns: int, down: bool) -> RigEvent | None:
         if btn in self.seat_buttons:
             seat = self.seat_buttons.index(btn)
             return Press(seat, t_ns, BOARD_CLOCK) if down else Release(seat, t_ns, BOARD_CLOCK)
@@ -327,7 +480,7 @@ class BoardRig:
         reply = self._link.request("STATUS", [])
         with self._cond:
             self._held = set(reply.get_ints("held"))
-            self._now_ticks = max(self._now_ticks, reply.get_int("ticks"))
+            self._now_ns = max(self._now_ns, self._to_ns(reply.get_int("ticks"), reply.session))
 
     def _check_buttons(self, info: BoardInfo) -> None:
         used = list(self.seat_buttons) + ([self.guard_button] if self.guard_button is not None else [])

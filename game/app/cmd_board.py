@@ -3,7 +3,8 @@
 - ``flash`` copies the firmware (firmware_host/board/) onto a Pico running MicroPython with
   ``mpremote`` and resets it, with ``board_pins.py`` written from the pin map's ``[board]`` part
   (``--pins``, default hardware/pins.toml) so the firmware uses the pins the map names;
-- ``info`` shows the board's versions, clock and buttons, its status and the link counters;
+- ``info`` shows the board's versions, chip and board, clock and buttons, its status and the link
+  counters (protocol errors and impossible stamps included);
 - ``test`` runs one race on the board and prints the verdict (as ``race --input board``);
 - ``sim`` runs a simulated board (the real firmware main loop on fake hardware) behind a pty,
   so ``info`` and ``test`` can be tried without a board: ``--port`` is its ``--link`` path.
@@ -38,6 +39,8 @@ FIRMWARE_FILES = ("protocol.py", "ticks.py", "pio_programs.py", "firmware.py", "
 PINS_FILE = "board_pins.py"  # written from the pin map, copied before hw_rp2.py
 DEFAULT_SIM_LINK = "/tmp/cheating-moth-board"
 MS = 1_000_000
+TIME_SCALE_HELP = ("wall seconds allowed per board second for every wait on the board, for a board slower "
+                   "than real time (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     info = sub.add_parser("info", help="show the board's versions, clock, buttons, status and link counters")
     info.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
     info.add_argument("--json", action="store_true", help="print JSON")
+    info.add_argument("--board-time-scale", metavar="X", default=None, help=TIME_SCALE_HELP)
     test = sub.add_parser("test", help="run one race on the board and print the verdict")
     test.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
     test.add_argument("--kind", default="slap", choices=tuple(k.value for k in RaceKind))
@@ -57,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     test.add_argument("--timeout-ms", type=int, default=3000, help="how long after GO presses count (default 3000)")
     test.add_argument("--show-ms", type=int, default=0, help="how long the LEDs show the verdict (default 0)")
     test.add_argument("--json", action="store_true", help="print the judge's result as JSON")
+    test.add_argument("--board-time-scale", metavar="X", default=None, help=TIME_SCALE_HELP)
     sim = sub.add_parser("sim", help="run a simulated board behind a pty (for info and test without hardware)")
     sim.add_argument("--link", metavar="PATH", default=DEFAULT_SIM_LINK,
                      help=f"the port path to create, a symlink to the pty (default {DEFAULT_SIM_LINK})")
@@ -77,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         if action == "flash":
             return _flash(args.port, args.pins)
         if action == "info":
-            return _info(args.port, args.json)
+            return _info(args.port, args.json, args.board_time_scale)
         return _test(args)
     except AdapterError as exc:
         fail(str(exc))
@@ -123,7 +128,9 @@ def _copy_firmware(port: str | None, pins_path: Path) -> int:
     if port is None:
         ports = find_board_ports()
         if not ports:
-            fail("no board found (USB vendor id 0x2E8A): plug in a Pico running MicroPython, or name its port with --port")
+            fail("no board found (USB id 2E8A:0005): plug in a Pico running MicroPython, or name its port with --port")
+        if len(ports) > 1:
+            fail(f"{len(ports)} Picos running MicroPython are plugged in ({', '.join(ports)}): name the one to flash with --port")
         port = ports[0]
     files = [str(BOARD_DIR / name) for name in FIRMWARE_FILES]
     files.insert(FIRMWARE_FILES.index("hw_rp2.py"), str(pins_path))
@@ -141,10 +148,12 @@ def _copy_firmware(port: str | None, pins_path: Path) -> int:
 # -- info -------------------------------------------------------------------------------------
 
 
-def _info(port: str | None, as_json: bool) -> int:
+def _info(port: str | None, as_json: bool, time_scale: str | None) -> int:
     from firmware_host.boardlink.link import BoardLink
 
-    link = BoardLink(port)
+    from .cmd_race import board_time_scale
+
+    link = BoardLink(port, time_scale=board_time_scale(time_scale))
     try:
         info = link.start()
         status = link.request("STATUS", [])
@@ -152,23 +161,44 @@ def _info(port: str | None, as_json: bool) -> int:
     finally:
         link.close()
     state = {k: v for k, v in status.fields.items() if k != "re"}
+    identity = _identity(info.chip, info.board, info.proto)
     doc: dict[str, object] = {
         "port": info.port, "protocol": f"{info.proto[0]}.{info.proto[1]}", "firmware": info.fw,
+        "chip": info.chip, "board": info.board, "identity": identity,
         "tick_hz": info.tick_hz, "tick_ns": 1_000_000_000 / info.tick_hz, "buttons": info.buttons,
-        "boot": info.boot, "status": state,
+        "boot": info.boot, "time_scale": link.time_scale, "status": state,
         "link": {"bad_frames": counters.bad_frames, "gaps": counters.gaps, "lost_frames": counters.lost_frames,
-                 "ignored_before_hello": counters.ignored_before_hello},
+                 "ignored_before_hello": counters.ignored_before_hello,
+                 "protocol_errors": counters.protocol_errors, "stamp_faults": counters.stamp_faults,
+                 "board_restarts": counters.board_restarts, "last_fault": counters.last_fault},
     }
     if as_json:
         print(json.dumps(doc, indent=2))
         return 0
     st = state
     print(f"board on {info.port}: firmware {info.fw}, protocol {doc['protocol']}, boot {info.boot}")
+    print(f"hardware: {identity}")
     print(f"clock: {info.tick_hz} ticks/s ({doc['tick_ns']:g} ns a tick); {info.buttons} buttons + GO")
     print(f"status: {st.get('state')}, held {st.get('held')}, uptime {st.get('uptime_ms')} ms, "
           f"board counted {st.get('bad')} bad frames, {st.get('drops')} logger drops")
-    print(f"link: {counters.bad_frames} bad frames, {counters.gaps} gaps, {counters.lost_frames} frames lost")
+    print(f"link: {counters.bad_frames} bad frames, {counters.gaps} gaps, {counters.lost_frames} frames lost, "
+          f"{counters.protocol_errors} protocol errors, {counters.stamp_faults} impossible stamps, "
+          f"{counters.board_restarts} board restarts")
+    if counters.last_fault:
+        print(f"last fault: {counters.last_fault}")
+    if link.time_scale != 1:
+        print(f"time scale: {link.time_scale:g} wall seconds per board second")
     return 0
+
+
+def _identity(chip: str | None, board: str | None, proto: tuple[int, int]) -> str:
+    """What the board says it is; firmware of protocol 1.0 does not say."""
+    from firmware_host.boardlink.identity import describe
+
+    if chip is None and board is None:
+        old = "old firmware (protocol 1.0)" if proto <= (1, 0) else f"firmware of protocol {proto[0]}.{proto[1]}"
+        return f"not reported ({old} does not name its chip and board)"
+    return describe(chip, board)
 
 
 # -- test -------------------------------------------------------------------------------------
@@ -176,7 +206,9 @@ def _info(port: str | None, as_json: bool) -> int:
 
 def _test(args: argparse.Namespace) -> int:
     from ..judge_file import result_to_json
-    from .cmd_race import FORE_PERIOD_MAX_NS, FORE_PERIOD_MIN_NS, RaceSettings, _notify, _text, run_board_race
+    from .cmd_race import (
+        FORE_PERIOD_MAX_NS, FORE_PERIOD_MIN_NS, RaceSettings, _notify, _text, board_time_scale, run_board_race,
+    )
 
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         fail(f"--players {args.players} is not valid: a race needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -187,7 +219,7 @@ def _test(args: argparse.Namespace) -> int:
     fore_period_ns = rng.randint(FORE_PERIOD_MIN_NS, FORE_PERIOD_MAX_NS)
     race = RaceSettings(kind=RaceKind(args.kind), players=args.players, active=0, seed=seed,
                         fore_period_ns=fore_period_ns, timeout_ns=args.timeout_ms * MS)
-    done, bad = run_board_race(args.port, race, args.show_ms / 1000, _notify)
+    done, bad = run_board_race(args.port, race, args.show_ms / 1000, _notify, board_time_scale(args.board_time_scale))
     if bad:
         _notify(f"warning: {bad} bad frame(s) came from the board")
     if args.json:

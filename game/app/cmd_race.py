@@ -48,7 +48,8 @@ FORE_PERIOD_MAX_NS = 2_500 * MS
 RELEASE_WAIT_NS = 10_000 * MS  # how long a held button at arming gets to be let go
 POLL_NS = 10 * MS
 SIM_START_T_NS = 60_000 * MS  # the simulated clock starts at "one minute of uptime"
-BOARD_STALL_S = 2.0  # the board reports its time every 10-250 ms: this long without it is a fault
+BOARD_STALL_S = 2.0  # (board time) the board reports its time every 10-250 ms: this long without it is a fault
+BOARD_BACK_S = 10.0  # (board time) after a void, how long an unplugged board has to come back
 BOARD_RERACES = 3  # races voided by link trouble run again at most this often
 
 Edge = Press | Release
@@ -236,7 +237,8 @@ class BoardInput(_RigInput):
         from firmware_host.boardlink.errors import BoardTimeout, RaceVoidedError
         from firmware_host.boardlink.rig import RaceVoided
 
-        give_up_s = time.monotonic() + max(0, until_t_ns - self.now_ns()) / 1e9 + BOARD_STALL_S
+        scale = self._rig.time_scale  # waits on the board are board time times the time scale
+        give_up_s = time.monotonic() + (max(0, until_t_ns - self.now_ns()) / 1e9 + BOARD_STALL_S) * scale
         while True:
             try:
                 first = self._rig.events.get(timeout=0.02)
@@ -244,7 +246,8 @@ class BoardInput(_RigInput):
                 if self.now_ns() >= until_t_ns:
                     return []
                 if time.monotonic() > give_up_s:
-                    raise BoardTimeout(f"the board stopped reporting its time for {BOARD_STALL_S:g} s") from None
+                    at = f" (time scale {scale:g})" if scale != 1 else ""
+                    raise BoardTimeout(f"the board stopped reporting its time for {BOARD_STALL_S * scale:g} s{at}") from None
                 continue
             taken = [first, *self._rig.drain()]
             voided = [e for e in taken if isinstance(e, RaceVoided)]
@@ -291,6 +294,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long after GO presses count (default 3000)")
     parser.add_argument("--show-ms", type=int, default=2000,
                         help="with --input gpio or board, how long the LEDs show the verdict (default 2000)")
+    parser.add_argument("--board-time-scale", metavar="X", default=None,
+                        help="with --input board, wall seconds allowed per board second for every wait on the "
+                             "board (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
     parser.add_argument("--record", metavar="FILE",
                         help="also write the race as a document for 'cheating-moth judge'")
     parser.add_argument("--json", action="store_true", help="print the judge's result as JSON")
@@ -310,6 +316,8 @@ def run(args: argparse.Namespace) -> int:
         fail("--pins is only for --input gpio: drop it or use --input gpio")
     if args.port is not None and args.input != "board":
         fail("--port is only for --input board: drop it or use --input board")
+    if args.board_time_scale is not None and args.input != "board":
+        fail("--board-time-scale is only for --input board: drop it or use --input board")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)  # the fore-period and the simulated players, never the global one
     sim_seed = rng.getrandbits(32)
@@ -325,7 +333,8 @@ def run(args: argparse.Namespace) -> int:
             done = run_race(sim, race, _notify)
             bad_edges = 0
         elif args.input == "board":
-            done, bad_edges = run_board_race(args.port, race, args.show_ms / 1000, _notify)
+            done, bad_edges = run_board_race(args.port, race, args.show_ms / 1000, _notify,
+                                             board_time_scale(args.board_time_scale))
         else:
             done, bad_edges = _run_gpio(args, race)
     except StuckButton as exc:
@@ -361,26 +370,45 @@ def _run_gpio(args: argparse.Namespace, race: RaceSettings) -> tuple[RaceRun, in
         factory.close()  # type: ignore[attr-defined]
 
 
+def board_time_scale(text: str | None) -> float | None:
+    """``--board-time-scale`` checked (None: the rig reads $CHEATING_MOTH_BOARD_TIME_SCALE)."""
+    from firmware_host.boardlink.timescale import parse_time_scale
+
+    if text is None:
+        return None
+    try:
+        return parse_time_scale(text, "--board-time-scale")
+    except AdapterError as exc:
+        fail(str(exc))
+
+
 def run_board_race(
-    port: str | None, race: RaceSettings, show_s: float, notify: Callable[[str], None]
+    port: str | None, race: RaceSettings, show_s: float, notify: Callable[[str], None],
+    time_scale: float | None = None,
 ) -> tuple[RaceRun, int]:
-    """One race on the buzzer board; a race voided by link trouble is run again (the board is
-    re-armed), at most BOARD_RERACES times. Returns the run and the bad frames counted."""
+    """One race on the buzzer board; a race voided by link trouble (or a board restart, or an
+    impossible stamp) is run again once the board is back (it is re-armed), at most
+    BOARD_RERACES times. Returns the run and the bad frames counted."""
     from firmware_host.boardlink.errors import RaceVoidedError
     from firmware_host.boardlink.rig import BoardRig
 
     if port is not None and not Path(port).exists():
         fail(f"port {port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")
-    with BoardRig(port, timeout_ns=race.timeout_ns) as rig:
+    with BoardRig(port, timeout_ns=race.timeout_ns, time_scale=time_scale) as rig:
         rig.drain()  # edges from before this race
         inp = BoardInput(rig, race.players, show_s)
         voided = 0
         while True:
             try:
-                return run_race(inp, race, notify), rig.counters.bad_frames
+                done = run_race(inp, race, notify)
+                c = rig.counters
+                if c.stamp_faults or c.protocol_errors:
+                    notify(f"warning: the board sent {c.stamp_faults} impossible stamp(s) and {c.protocol_errors} "
+                           f"protocol error(s); the last: {c.last_fault}")
+                return done, c.bad_frames
             except RaceVoidedError as exc:
                 voided += 1
-                if voided > BOARD_RERACES:
+                if voided > BOARD_RERACES or not rig.wait_connected(BOARD_BACK_S):
                     raise
                 notify(f"{exc}: running the race again")
 

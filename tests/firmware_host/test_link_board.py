@@ -103,7 +103,8 @@ def test_handshake_ignores_stale_lines_and_reports_the_board() -> None:
     link = make_link(ScriptedPort(answer))
     info = link.start()
     try:
-        assert info == BoardInfo("/dev/fake", (1, 0), "0.1.0", 62_500_000, 7, "C0FFEE")
+        assert info == BoardInfo("/dev/fake", (1, 0), "0.1.0", 62_500_000, 7, "C0FFEE", session=1)
+        assert not info.reports_identity  # a 1.0 board does not name its chip and board
         assert link.counters.ignored_before_hello == 3 and link.counters.bad_frames == 0
     finally:
         link.close()
@@ -111,7 +112,7 @@ def test_handshake_ignores_stale_lines_and_reports_the_board() -> None:
 
 def test_a_board_with_another_major_version_is_refused_with_both_versions() -> None:
     link = make_link(ScriptedPort(hello_then(proto="2.3")))
-    with pytest.raises(BoardMismatch, match=r"board speaks protocol 2\.3 \(firmware 0\.1\.0\), this host speaks 1\.0: flash"):
+    with pytest.raises(BoardMismatch, match=r"board speaks protocol 2\.3 \(firmware 0\.1\.0\), this host speaks 1\.1: flash"):
         link.start()
 
 
@@ -127,7 +128,7 @@ def test_a_port_that_cannot_be_opened_and_no_board_found() -> None:
 
     with pytest.raises(BoardNotFound, match="'/dev/gone' cannot be opened"):
         BoardLink("/dev/gone", opener=opener).start()
-    with pytest.raises(BoardNotFound, match=r"no buzzer board found \(USB vendor id 0x2E8A\)"):
+    with pytest.raises(BoardNotFound, match=r"no buzzer board found \(USB id 2E8A:0005, a Pico running MicroPython\)"):
         BoardLink(None, finder=lambda: []).start()
 
 
@@ -235,20 +236,26 @@ def test_a_raising_callback_is_counted_and_frames_keep_coming() -> None:
         link.close()
 
 
-def test_a_board_restarting_under_an_open_port_is_a_reconnect() -> None:
+def test_a_board_restarting_under_an_open_port_starts_a_new_session() -> None:
     events: queue.Queue[tuple[bool, BoardInfo | None]] = queue.Queue()
+    frames: queue.Queue[Frame] = queue.Queue()
     port = ScriptedPort(hello_then())
-    link = make_link(port, on_link=lambda up, info: events.put((up, info)))
+    link = make_link(port, on_link=lambda up, info: events.put((up, info)), on_frame=frames.put)
     link.start()
     try:
-        assert events.get(timeout=WAIT_S)[0] is True
+        up, first = events.get(timeout=WAIT_S)
+        assert up and first is not None and first.session == 1 and first.solicited
+        port.send("TIME", [("ticks", 9)])
+        assert frames.get(timeout=WAIT_S).session == 1
         port.board_seq = 0  # a fresh board counts from 0 and says HELLO on its own
-        port.send("HELLO", HELLO_FIELDS[:4] + [("boot", "BEEF")])
-        assert events.get(timeout=WAIT_S) == (False, None)
+        port.send("HELLO", HELLO_FIELDS[:4] + [("boot", "BEEF"), ("uptime_ms", 12)])
         up, info = events.get(timeout=WAIT_S)
-        assert up and info is not None and info.boot == "BEEF"
+        assert up and info is not None and info.boot == "BEEF" and info.session == 2
+        assert not info.solicited and info.uptime_ms == 12
         port.send("TIME", [("ticks", 3)])  # seq 1 after the new HELLO: no gap
-        assert link.counters.gaps == 0
+        frame = frames.get(timeout=WAIT_S)
+        assert (frame.get_int("ticks"), frame.session) == (3, 2)
+        assert link.counters.gaps == 0 and link.counters.connects == 2 and link.session == 2
     finally:
         link.close()
 
