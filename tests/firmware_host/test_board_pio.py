@@ -22,7 +22,7 @@ import pytest
 
 from firmware_host.board.ticks import LOCKOUT_FIXED_TICKS, make_word, word_count, word_level
 
-from board_pio_asm import Program, make_rp2_module
+from firmware_host.twin.pioasm import Program, make_rp2_module
 
 pioemu = pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
 from pioemu import State, emulate  # noqa: E402

@@ -2,16 +2,20 @@
 
 Written from the RP2040 datasheet's instruction encodings (section 3.4) and MicroPython's
 documented PIO DSL, so the firmware's own ``pio_programs.py`` can be assembled on a PC and run
-in rp2040-pio-emulator. Like MicroPython, ``asm_pio`` swaps the program function's module
-globals for the instruction names while it runs the function twice (labels, then code), and
-returns ``[opcodes, -1, -1, execctrl, shiftctrl, out_init, set_init, sideset_init]``.
+in rp2040-pio-emulator (the firmware twin's chip model, tests/firmware_host/test_board_pio.py
+and the benches). Like MicroPython, ``asm_pio`` swaps the program function's module globals for
+the instruction names while it runs the function twice (labels, then code), and returns
+``[opcodes, -1, -1, execctrl, shiftctrl, out_init, set_init, sideset_init]``.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -238,3 +242,26 @@ class Program:
             wrap_top=(execctrl >> 12) & 0x1F,
             in_shift_right=bool((shiftctrl >> 18) & 1),
         )
+
+
+BOARD_DIR = Path(__file__).resolve().parents[1] / "board"
+
+
+def edge_logger(sync_pin: int) -> Program:
+    """The firmware's own edge logger (``board/pio_programs.py``), assembled for ``sync_pin``.
+
+    The file is loaded under a private name with this module standing in for ``rp2`` while it
+    runs; ``sys.modules`` is left as it was."""
+    saved = sys.modules.get("rp2")
+    sys.modules["rp2"] = make_rp2_module()
+    try:
+        spec = importlib.util.spec_from_file_location("_twin_pio_programs", BOARD_DIR / "pio_programs.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return Program.from_asm(module.edge_logger_program(sync_pin))
+    finally:
+        if saved is None:
+            del sys.modules["rp2"]
+        else:
+            sys.modules["rp2"] = saved
