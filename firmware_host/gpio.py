@@ -19,6 +19,20 @@ the tie window the judge uses (from the pin map; it covers the interrupt latency
 precision). Factories that stamp at Python-callback time (RPi.GPIO, native) or on another clock
 (pigpio) are refused: a referee must not rank players by scheduler luck.
 
+Direction. For a both-edges request the kernel stamps the edge in its hard-IRQ handler but
+reads the line's *level* later, in its threaded handler (``edge_irq_thread`` in
+``gpiolib-cdev.c``), and says rising or falling from that level; lgpio passes it on as
+``state``. During contact bounce the first, correctly stamped edge of a press can come labelled
+as a release. So ``state`` never decides press or release: edges alternate, and each line counts
+them from the level read when the race is armed (a quiet moment), with the kernel's level only
+as a check that resyncs the count after a lost edge (:class:`~firmware_host.records.EdgeDirection`).
+
+Tie window. Edges of several pins of one bank pending in the same interrupt are stamped one after
+another in the handler's loop (pin) order, a few µs apart: near-simultaneous presses carry a small
+pin-order bias, and load can hold the handler off so that presses further apart are stamped
+together in pin order. ``resolution_ns`` must be wider than that spread; see
+:data:`MIN_RESOLUTION_NS`.
+
 Threads. lgpio runs the callbacks on its own thread; MockPin runs them synchronously in the
 thread that drives the pin. Either way a callback only converts and enqueues onto ``events`` and
 never raises (an exception would kill lgpio's callback thread): unreadable edges are counted.
@@ -45,6 +59,7 @@ from .records import (
     MONOTONIC_CLOCK,
     ArmReport,
     BadEdge,
+    EdgeDirection,
     RigEvent,
     SeatLight,
     ticks_to_ns,
@@ -56,6 +71,14 @@ SUPPORTED_FACTORIES = ("lgpio", "mock")
 ARMED_FLASH_S = 0.15
 WINNER_BLINK_S = 0.5
 LOSER_BLINK_S = 0.1
+# The narrowest tie window the GPIO build accepts: 20 µs. The kernel stamps the edges of one bank
+# that are pending together in pin order, 1-3 µs apart per pin (the handler loop; the kernel model
+# in firmware_host/mockpins.py draws that step), so the six inputs of the default pin map, all in
+# bank 0, spread over at most 5 x 3 = 15 µs: the model measures under 15 µs
+# (tests/firmware_host/test_gpio_kernel.py). A window narrower than the spread lets pin order
+# decide a tie. The default window (100 µs, pin map ``resolution_us``) also covers the difference
+# in interrupt latency between two separate interrupts, which the spread alone does not.
+MIN_RESOLUTION_NS = 20_000
 
 
 class _Pin(Protocol):
@@ -139,14 +162,18 @@ class GpioRig:
         self.pinmap = pinmap
         self.events: queue.Queue[RigEvent] = queue.Queue() if events is None else events
         self.resolution_ns = pinmap.resolution_ns if resolution_ns is None else resolution_ns
-        if type(self.resolution_ns) is not int or self.resolution_ns < 1:
+        if type(self.resolution_ns) is not int or self.resolution_ns < MIN_RESOLUTION_NS:
             raise BadConfig(
-                f"resolution_ns {self.resolution_ns!r} is not valid: use a whole number of ns, 1 or more"
+                f"resolution_ns {self.resolution_ns!r} is not valid on the GPIO build: the kernel "
+                f"stamps pins of one bank in pin order µs apart, use a whole number of ns, "
+                f"{MIN_RESOLUTION_NS} or more"
             )
         self._factory = pin_factory
         self._lock = threading.Lock()
         self._bad_edges: list[BadEdge] = []
         self._bad_edge_count = 0
+        # One direction count per input, by gpio; guarded by _lock (callback thread vs arm()).
+        self._directions: dict[int, EdgeDirection] = {}
         # gpiozero holds when_changed through a weak reference: these lists are what keep the
         # callbacks alive. Dropping them (or passing a lambda) silently stops every edge.
         self._callbacks: list[Callable[[object, object], None]] = []
@@ -202,6 +229,8 @@ class GpioRig:
             )
         else:
             dev = InputDevice(gpio, pull_up=pm.pull is Pull.UP, pin_factory=self._factory)
+        with self._lock:
+            self._directions[gpio] = EdgeDirection.at_rest(bool(dev.is_active))
         callback = self._edge_callback(gpio, make_down, make_up)
         self._callbacks.append(callback)
         try:
@@ -222,13 +251,32 @@ class GpioRig:
 
         def on_changed(ticks: object, state: object) -> None:
             # Runs on lgpio's callback thread: convert, enqueue, nothing else, never raise.
-            # ``state`` is the level the kernel reported for this edge (lgpio) or the new pin
-            # state (mock); lgpio's level 2 (watchdog timeout) is not an edge and is counted.
+            # ``state`` is the level the kernel read for this edge, possibly after a later bounce
+            # (lgpio), or the new pin state (mock): a check on the direction, never its source.
+            # lgpio's level 2 (watchdog timeout) is not an edge and is counted.
             try:
                 if state not in (0, 1):
                     raise BadTicks(f"level {state!r} is not an edge")
+            except Exception:
+                self._count_bad_edge(gpio, ticks, state)
+                return
+            reported_down = bool(state) is not active_low
+            try:
                 t_ns = ticks_to_ns(ticks)
-                put(make_down(t_ns) if bool(state) is not active_low else make_up(t_ns))
+            except Exception:
+                # The line did change (the level is valid): keep the count in step, then report.
+                with self._lock:
+                    direction = self._directions[gpio]
+                    direction.down = not direction.down
+                    direction.reported_down = reported_down
+                self._count_bad_edge(gpio, ticks, state)
+                return
+            try:
+                with self._lock:
+                    down, correction = self._directions[gpio].edge(t_ns, reported_down)
+                    if correction is not None:
+                        put(make_up(correction))
+                    put(make_down(t_ns) if down else make_up(t_ns))
             except Exception:
                 self._count_bad_edge(gpio, ticks, state)
 
@@ -245,6 +293,13 @@ class GpioRig:
     @property
     def seats(self) -> int:
         return len(self.pinmap.seats)
+
+    @property
+    def direction_resyncs(self) -> int:
+        """How often an input's press/release count disagreed with its level at a quiet moment
+        (an edge lost by the kernel) and was set right."""
+        with self._lock:
+            return sum(d.resyncs for d in self._directions.values())
 
     @property
     def bad_edge_count(self) -> int:
@@ -292,8 +347,19 @@ class GpioRig:
         self._go_off()
         self.show({s: SeatLight.ARMED if s in race else SeatLight.OFF for s in range(self.seats)})
         t_ns = self.now_ns()
+        self._resync_directions(t_ns)
         held = tuple(s for s in self.held_seats() if s in race)
         return ArmReport(t_ns=t_ns, clock=MONOTONIC_CLOCK, held=held)
+
+    def _resync_directions(self, t_ns: int) -> None:
+        # Arming is the quiet moment: count each input's edges from the level it reads now.
+        inputs = list(zip((p.button for p in self.pinmap.seats), self._seat_inputs))
+        if self._guard_input is not None:
+            inputs.append((self.pinmap.guard_button, self._guard_input))
+        for gpio, dev in inputs:
+            down = bool(dev.is_active)
+            with self._lock:
+                self._directions[gpio].rearm(down, t_ns)
 
     def go(self, seats: Iterable[int]) -> Go:
         """Raise GO: the GO output, then the race seats' LEDs; return GO on the edges' clock.

@@ -63,3 +63,64 @@ def ticks_to_ns(ticks: object) -> int:
         f"ticks {ticks!r} from the pin factory are not valid: expected a finite number of "
         f"seconds 0 or more, as the lgpio and mock factories give"
     )
+
+
+# -- which way an edge went ---------------------------------------------------------------------
+
+#: How long a line must have been quiet before the level the kernel read for its last edge is
+#: trusted as the line's resting level. Longer than switch bounce (~6 ms at worst), and far longer
+#: than the kernel's hard-IRQ-to-thread delay (µs typically; a thread held off longer than this
+#: by load could mislead one resync, which the next arming corrects).
+QUIET_NS = 10_000_000
+
+
+@dataclass(slots=True)
+class EdgeDirection:
+    """Press or release for each edge of one input line, inferred by alternation.
+
+    The kernel stamps an edge in its hard-IRQ handler but reads the line's level later, in its
+    threaded handler, to say rising or falling; during contact bounce that level can already be
+    the next bounce's, so the first, correctly stamped edge of a press can come labelled as a
+    release. Edges alternate, so their direction is counted from a level read at a quiet moment
+    (:meth:`rearm`, when a race is armed) and the kernel's level is only a check: when the line
+    has been quiet for :data:`QUIET_NS` and the level reported with its last edge disagrees with
+    the count, an odd number of edges was lost (coalesced while the line was masked) and the
+    count resyncs to that level. A resync never makes a press: when the resting level was up it
+    returns a corrective release at the last edge's stamp, when it was down only the count moves.
+    """
+
+    down: bool
+    reported_down: bool
+    last_t_ns: int | None = None
+    resyncs: int = 0
+
+    @classmethod
+    def at_rest(cls, down: bool) -> EdgeDirection:
+        """A line whose level, read while nothing moved, is ``down`` (button pressed) or up."""
+        return cls(down=down, reported_down=down)
+
+    def rearm(self, down: bool, t_ns: int) -> bool:
+        """Take the level read from the pin at a quiet moment; True if the count had drifted."""
+        drifted = down != self.down
+        if drifted:
+            self.resyncs += 1
+        self.down = down
+        self.reported_down = down
+        self.last_t_ns = t_ns
+        return drifted
+
+    def edge(self, t_ns: int, reported_down: bool) -> tuple[bool, int | None]:
+        """(whether this edge left the button down, the stamp of a corrective release or None).
+
+        ``reported_down`` is the kernel's level for this edge translated to button terms."""
+        correction: int | None = None
+        quiet = self.last_t_ns is None or t_ns - self.last_t_ns >= QUIET_NS
+        if quiet and self.reported_down != self.down:
+            self.resyncs += 1
+            if not self.reported_down and self.last_t_ns is not None:
+                correction = self.last_t_ns  # the last edge was the release the count missed
+            self.down = self.reported_down
+        self.down = not self.down
+        self.reported_down = reported_down
+        self.last_t_ns = t_ns
+        return self.down, correction

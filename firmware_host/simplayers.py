@@ -55,7 +55,10 @@ class SimSettings:
     #: Chance per press of a bounce burst, and the most extra release/press pairs in one.
     bounce_rate: float = 0.3
     max_bounce_pairs: int = 3
-    #: Bounce edges fall this long after the press that starts them.
+    #: Chance per release of a bounce burst (extra press/release pairs after it, in the same
+    #: range as a press's). 0.0, the default, draws nothing, so seeded races stay as they were.
+    release_bounce_rate: float = 0.0
+    #: Bounce edges fall this long after the press (or release) that starts them.
     bounce_low_ns: int = 1 * MS
     bounce_high_ns: int = 6 * MS
     #: How long a press is held down.
@@ -88,7 +91,7 @@ class SimSettings:
             raise BadSimulation(
                 f"hold_low_ns {self.hold_low_ns!r} is not valid: a press is held at least {20 * MS} ns"
             )
-        for name in ("false_start_rate", "bounce_rate"):
+        for name in ("false_start_rate", "bounce_rate", "release_bounce_rate"):
             rate = getattr(self, name)
             if not isinstance(rate, float) or not 0.0 <= rate <= 1.0:
                 raise BadSimulation(f"{name} {rate!r} is not valid: use a probability from 0.0 to 1.0")
@@ -208,6 +211,10 @@ class SimPlayers:
                 edges.append((Press if is_press else Release)(seat, bounce_t, SIM_CLOCK))
                 pairs += is_press
             edges.append(Release(seat, up_t, SIM_CLOCK))
+            if self.settings.release_bounce_rate > 0.0:
+                for bounce_t, is_press in self._bounce(up_t, self.settings.release_bounce_rate):
+                    # The same burst shape with the directions swapped: press, release, ... ending released.
+                    edges.append((Release if is_press else Press)(seat, bounce_t, SIM_CLOCK))
         return edges, SeatPlan(seat, valid, style, pairs)
 
     def _reaction(self, seat: int) -> int:
@@ -226,10 +233,10 @@ class SimPlayers:
         style = self._rng.choices(list(FalseStartStyle), weights=_STYLE_WEIGHTS)[0]
         return style if jumps and fore_period_ns >= 60 * MS else None
 
-    def _bounce(self, press_t_ns: int) -> list[tuple[int, bool]]:
+    def _bounce(self, press_t_ns: int, rate: float | None = None) -> list[tuple[int, bool]]:
         """Extra (t_ns, is_press) edges after a press: release, press, ... ending pressed."""
         s, rng = self.settings, self._rng
-        if rng.random() >= s.bounce_rate:
+        if rng.random() >= (s.bounce_rate if rate is None else rate):
             return []
         pairs = rng.randint(1, s.max_bounce_pairs)
         offsets = sorted(rng.sample(range(s.bounce_low_ns, s.bounce_high_ns + 1), 2 * pairs))

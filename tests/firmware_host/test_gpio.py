@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_host.errors import BadPinFactory, BadSeat, BadTicks
-from firmware_host.gpio import GpioRig, open_pin_factory, timestamp_source
+from firmware_host.gpio import MIN_RESOLUTION_NS, GpioRig, open_pin_factory, timestamp_source
 from firmware_host.records import MONOTONIC_CLOCK, SeatLight, ticks_to_ns
 from game.inputs import CaughtPress, CaughtRelease
 from firmware_host.mockpins import ClockedMockFactory, StampedMockPin
@@ -250,8 +250,16 @@ def test_seats_outside_the_table_are_refused(rig: GpioRig) -> None:
 
 
 def test_bad_resolution_is_refused(factory: ClockedMockFactory, pinmap: PinMap) -> None:
-    with pytest.raises(BadConfig, match=r"resolution_ns 0 is not valid: use a whole number of ns"):
+    with pytest.raises(BadConfig, match=r"resolution_ns 0 is not valid on the GPIO build: .* 20000 or more"):
         GpioRig(pinmap, pin_factory=factory, resolution_ns=0)
+
+
+def test_a_tie_window_narrower_than_the_kernels_pin_order_spread_is_refused(
+    factory: ClockedMockFactory, pinmap: PinMap
+) -> None:
+    with pytest.raises(BadConfig, match=r"resolution_ns 19999 is not valid on the GPIO build: the kernel "
+                                        r"stamps pins of one bank in pin order µs apart"):
+        GpioRig(pinmap, pin_factory=factory, resolution_ns=MIN_RESOLUTION_NS - 1)
 
 
 def test_a_failed_start_releases_what_it_opened(factory: ClockedMockFactory, pinmap: PinMap) -> None:
@@ -268,8 +276,8 @@ def test_a_failed_start_releases_what_it_opened(factory: ClockedMockFactory, pin
 def test_resolution_comes_from_the_pin_map(factory: ClockedMockFactory, pinmap: PinMap) -> None:
     with GpioRig(pinmap, pin_factory=factory) as rig:
         assert rig.resolution_ns == 100_000
-    with GpioRig(pinmap, pin_factory=factory, resolution_ns=250) as rig:
-        assert rig.resolution_ns == 250
+    with GpioRig(pinmap, pin_factory=factory, resolution_ns=25_000) as rig:
+        assert rig.resolution_ns == 25_000
 
 
 def test_leds_follow_arm_go_and_result(
