@@ -126,7 +126,13 @@ FLYBACK_NOTE = (f"A {FLYBACK} from every transistor's collector to +5 V, always 
 
 
 def ohms(value: int) -> str:
+    """A value as the drawings print it: 1kΩ, 4.7kΩ, 220 Ω."""
     return f"{value // 1000}.{value % 1000 // 100}k".replace(".0k", "k") + "Ω" if value >= 1000 else f"{value} Ω"
+
+
+def prose_ohms(value: int) -> str:
+    """A value as BOM.md's text writes it: 1 kΩ, 4.7 kΩ, 220 Ω."""
+    return ohms(value).replace("kΩ", " kΩ")
 
 
 # -- sockets: what each pin carries ----------------------------------------------------------------
@@ -337,7 +343,7 @@ def pico_build(pm: PinMap) -> Build:
 # -- the electrical rules ---------------------------------------------------------------------------
 
 
-def fault_ma(socket: Socket, input_pin: SocketPin, supply_pin: SocketPin) -> float:
+def fault_ma(input_pin: SocketPin, supply_pin: SocketPin) -> float:
     """Current a short between ``supply_pin`` (5 V) and ``input_pin`` pushes into the GPIO's clamp."""
     ohms_total = input_pin.series_ohms + supply_pin.series_ohms
     return math.inf if ohms_total == 0 else (SUPPLY_V - LOGIC_V) / ohms_total * 1000
@@ -359,9 +365,9 @@ def safety_problems(build: Build) -> list[str]:
             for s in supplies:
                 if s.number in socket.neighbours(i.number):
                     problems.append(f"{socket.name}: 5 V on pin {s.number} sits next to the input on pin {i.number}")
-                if fault_ma(socket, i, s) > MAX_FAULT_MA:
+                if fault_ma(i, s) > MAX_FAULT_MA:
                     problems.append(f"{socket.name}: 5 V on pin {s.number} shorted to the input on pin {i.number} "
-                                    f"pushes {fault_ma(socket, i, s):.1f} mA into the GPIO (limit {MAX_FAULT_MA} mA)")
+                                    f"pushes {fault_ma(i, s):.1f} mA into the GPIO (limit {MAX_FAULT_MA} mA)")
     for phys in build.input_pins:
         near = header_neighbours(build.layout, phys) & build.five_volt_pins
         if near:
@@ -821,15 +827,16 @@ def bom_section(pm: PinMap) -> str:
     add("")
     add("| qty | part | value and why |")
     add("| --- | --- | --- |")
-    add(f"| {qty(lambda c: c.switch_lines)} | **{ohms(SERIES_OHMS)} resistor**, ¼ W, 1 % metal film, in series "
+    add(f"| {qty(lambda c: c.switch_lines)} | **{prose_ohms(SERIES_OHMS)} resistor**, ¼ W, 1 % metal film, in series "
         "with each switch line **at the rig end**, between the socket's pin 1 and the GPIO (one per switch line: "
         "seats and Caught!) | Limits what reaches the pin when something goes wrong on the cable. "
         f"*Still a clean low*: pressed, the cable end is at 0 V and the pin sits above it by the internal pull-up's "
-        f"current: 3.3 V × {ohms(SERIES_OHMS)} / ({ohms(SERIES_OHMS)} + {INTERNAL_PULLUP_MIN_OHMS // 1000} kΩ) = "
+        f"current: 3.3 V × {prose_ohms(SERIES_OHMS)} / ({prose_ohms(SERIES_OHMS)} + {INTERNAL_PULLUP_MIN_OHMS // 1000} kΩ) = "
         f"**{PRESSED_LOW_MV:.0f} mV**, far below the {V_IL_MAX} V the chips still read as low. "
         f"*A 5 V fault is harmless*: LED + (5 V through the {SHORT_LIMIT_OHMS} Ω) shorted onto the switch core "
         f"pushes at most (5 − 3.3) V / ({SERIES_OHMS} + {SHORT_LIMIT_OHMS}) Ω = **{FAULT_MA:.1f} mA** into the "
-        f"pin's clamp diode (our limit {MAX_FAULT_MA:g} mA: neither chip publishes one), and the running chip "
+        f"pin's clamp diode (our own limit is {MAX_FAULT_MA:g} mA: we found no injection-current figure for either "
+        "chip), and the running chip "
         "draws far more from its 3.3 V rail than that, so the rail cannot be pushed up. "
         f"*No timing cost*: with ≤ {PIN_CAPACITANCE_PF:g} pF at the pin (assumed) a press reaches the pin "
         f"{PRESS_DELAY_NS:.0f} ns later, under one {PIO_STEP_NS:g} ns sampling step of the board, and the same for "
@@ -839,14 +846,14 @@ def bom_section(pm: PinMap) -> str:
         "One per socket, right at the socket: its lines to the socket's switch, LED + and LED − (GO: +5 V and "
         "GO −), GND to the socket's GND, VDD to +5 V | A charged person touching a plug or a button's metal "
         f"sends an IEC 61000-4-2 contact discharge ({ESD_KV:g} kV through {ESD_NETWORK_OHMS} Ω) down the line. "
-        f"Through the {ohms(SERIES_OHMS)} alone the pin would see up to {ESD_PEAK_NO_ARRAY_A:.0f} A, several times "
+        f"Through the {prose_ohms(SERIES_OHMS)} alone the pin would see up to {ESD_PEAK_NO_ARRAY_A:.0f} A, several times "
         f"the {HBM_PEAK_A:.1f} A of the {HBM_KV:g} kV human-body-model pulse chip pins are commonly rated for: "
         f"the resistor alone is not enough. With the array holding the line near {ESD_CLAMP_V:g} V, the "
-        f"{ohms(SERIES_OHMS)} lets through about **{ESD_PEAK_WITH_ARRAY_MA:.0f} mA** for the ~100 ns of the "
+        f"{prose_ohms(SERIES_OHMS)} lets through about **{ESD_PEAK_WITH_ARRAY_MA:.0f} mA** for the ~100 ns of the "
         "pulse. A **5 V** working voltage, not 3.3 V: the same array guards the LED lines (5 V), and it must not "
         "conduct when the 5 V reaches the switch line in a fault (the 1 kΩ handles that). ≤ 5 pF adds nothing "
         "to the cable's own ~100 pF/m. |")
-    add(f"| {qty(lambda c: c.switch_lines)} | {ohms(PULLUP_OHMS)} resistor, ¼ W (optional pull-up, from the "
+    add(f"| {qty(lambda c: c.switch_lines)} | {prose_ohms(PULLUP_OHMS)} resistor, ¼ W (optional pull-up, from the "
         "**socket side** of the 1 kΩ to 3V3) | The internal pull-ups are 50–80 kΩ: fine for short cables. A "
         "cable over 1 m near mains wiring, chairs and people picks up enough to make a false edge; 4.7 kΩ makes "
         f"the line ten times stiffer (0.7 mA when pressed) and shortens a release's rise over 3 m of cable from "
@@ -871,12 +878,12 @@ def bom_section(pm: PinMap) -> str:
         "different pinout) | A GPIO gives 3.3 V and at most ~16 mA: it must not drive a 5 V LED directly. The BC337 "
         "switches up to 800 mA at 45 V, with a current gain of 160–400 (-25 grade); cheap and everywhere. Low-side "
         "switch: emitter to GND, collector to the LED's minus. |")
-    add(f"| {qty(lambda c: c.drivers)} | {ohms(BASE_OHMS)} resistor, ¼ W (base) | Base current (3.3 V − 0.7 V) / "
-        f"{ohms(BASE_OHMS)} = **{BASE_MA:.1f} mA**. That saturates the transistor hard for the "
+    add(f"| {qty(lambda c: c.drivers)} | {prose_ohms(BASE_OHMS)} resistor, ¼ W (base) | Base current (3.3 V − 0.7 V) / "
+        f"{prose_ohms(BASE_OHMS)} = **{BASE_MA:.1f} mA**. That saturates the transistor hard for the "
         f"{LED_MA_ACTUAL:.1f} mA LED (forced gain 5) and a 30 mA buzzer (forced gain 12), and all outputs together "
         "draw under 20 mA from the GPIOs, well inside the Pi's and the Pico's budget. The same value as the "
-        f"series resistors: buy {qty(lambda c: c.drivers + c.switch_lines)} of {ohms(BASE_OHMS)} in all. |")
-    add(f"| {qty(lambda c: c.drivers)} | {ohms(BASE_PULLDOWN_OHMS)} resistor, ¼ W (base to GND) | Keeps each "
+        f"series resistors: buy {qty(lambda c: c.drivers + c.switch_lines)} of {prose_ohms(BASE_OHMS)} in all. |")
+    add(f"| {qty(lambda c: c.drivers)} | {prose_ohms(BASE_PULLDOWN_OHMS)} resistor, ¼ W (base to GND) | Keeps each "
         "transistor off while its pin floats (during boot, before the app runs), so no LED glows or flickers. "
         "Costs 0.07 mA. |")
     add(f"| {qty(lambda c: c.drivers)} | **{FLYBACK} diode**, from each collector (anode) to +5 V (cathode, the "
