@@ -231,6 +231,21 @@ def format_ms(ns: int) -> str:
     return f"{sign}{us // 1000}.{us % 1000:03d} ms"
 
 
+def format_gap(ns: int) -> str:
+    """A gap between presses in the largest unit it reaches: ns below 1 µs, µs (three decimals,
+    exact) below 1 ms, else ms (three decimals, rounded half up, as :func:`format_ms`).
+
+    ``16`` -> ``"16 ns"``, ``40_125`` -> ``"40.125 µs"``, ``1_250_000`` -> ``"1.250 ms"``: a
+    16 ns gap on the buzzer board must not read "0.000 ms behind". Reaction times stay in ms."""
+    sign = "-" if ns < 0 else ""
+    size = abs(ns)
+    if size < 1_000:
+        return f"{sign}{size} ns"
+    if size < 1_000_000:
+        return f"{sign}{size // 1000}.{size % 1000:03d} µs"
+    return sign + format_ms(size)
+
+
 def format_seats(seats: Sequence[int]) -> str:
     """``[1]`` -> ``"seat 1"``, ``[0, 2, 4]`` -> ``"seats 0, 2 and 4"``."""
     if len(seats) == 1:
@@ -459,7 +474,7 @@ def _decide_slap(spec: RaceSpec, now_t_ns: int, base: RaceResult) -> RaceResult:
         slowest = ranking[-1]
         tied = tuple(sorted(p.player for p in ranking if slowest.t_ns - p.t_ns < spec.resolution_ns))
         spread = slowest.t_ns - min(p.t_ns for p in ranking if p.player in tied)
-        detail = f"{format_ms(spread)} apart, under the {spec.resolution_ns} ns resolution"
+        detail = f"{format_gap(spread)} apart, under the {format_gap(spec.resolution_ns)} resolution"
     decided = replace(base, status=Status.DECIDED)
     if len(tied) == 1:
         return replace(decided, loser=tied[0], reason=_slap_loser_reason(tied[0], ranking, spec))
@@ -481,7 +496,7 @@ def _slap_loser_reason(loser: int, ranking: Sequence[Placing], spec: RaceSpec) -
         return f"Seat {loser} was slowest: {format_ms(last.reaction_ns)} after GO, the only seat racing."
     return (
         f"Seat {loser} was slowest: {format_ms(last.reaction_ns)} after GO, "
-        f"{format_ms(last.gap_ns)} behind {_seats_at(ranking, ranking[-2].t_ns)}."
+        f"{format_gap(last.gap_ns)} behind {_seats_at(ranking, ranking[-2].t_ns)}."
     )
 
 
@@ -512,7 +527,7 @@ def _decide_cockroach(spec: RaceSpec, now_t_ns: int, base: RaceResult) -> RaceRe
         return replace(decided, winner=first.player, reason=_cockroach_winner_reason(ranking, after_void))
     spread = max(p.t_ns for p in ranking if p.player in tied) - first.t_ns
     winner, settled = _pick(tied, spec)
-    detail = f"{format_ms(spread)} apart, under the {spec.resolution_ns} ns resolution"
+    detail = f"{format_gap(spread)} apart, under the {format_gap(spec.resolution_ns)} resolution"
     return replace(
         decided,
         winner=winner,
@@ -533,7 +548,7 @@ def _cockroach_winner_reason(ranking: Sequence[Placing], after_void: str) -> str
     head = f"Seat {first.player} was fastest{after_void}: {format_ms(first.reaction_ns)} after GO"
     if len(ranking) == 1:
         return f"{head}, the only valid press."
-    return f"{head}, {format_ms(ranking[1].gap_ns)} ahead of {_seats_at(ranking, ranking[1].t_ns)}."
+    return f"{head}, {format_gap(ranking[1].gap_ns)} ahead of {_seats_at(ranking, ranking[1].t_ns)}."
 
 
 def _seats_at(ranking: Sequence[Placing], t_ns: int) -> str:

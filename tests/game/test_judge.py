@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.errors import BadRace
+from game.i18n.lookup import decimal
 from game.inputs import Press, Release
 from game.judge import (
     Edge,
@@ -21,6 +22,7 @@ from game.judge import (
     Status,
     TiePolicy,
     default_eligible,
+    format_gap,
     format_ms,
     format_seats,
     judge,
@@ -83,7 +85,7 @@ def test_slap_presses_one_ns_apart_are_ordered_at_resolution_1() -> None:
     assert result.loser == 3
     assert result.tied == () and not result.rerace
     assert result.ranking[-1] == Placing(3, GO + 300 * MS + 1, 300 * MS + 1, 1)
-    assert result.reason == "Seat 3 was slowest: 300.000 ms after GO, 0.000 ms behind seat 2."
+    assert result.reason == "Seat 3 was slowest: 300.000 ms after GO, 1 ns behind seat 2."
 
 
 def test_slap_presses_one_ns_apart_tie_at_resolution_1000() -> None:
@@ -103,10 +105,10 @@ def test_cockroach_presses_one_ns_apart() -> None:
     edges = [P(1, GO + 200 * MS + 1), P(2, GO + 200 * MS), P(3, GO + 400 * MS)]
     ordered = judge(roach(resolution_ns=1), edges, LATE)
     assert (ordered.winner, ordered.tied, ordered.rerace) == (2, (), False)
-    assert ordered.reason == "Seat 2 was fastest: 200.000 ms after GO, 0.000 ms ahead of seat 1."
+    assert ordered.reason == "Seat 2 was fastest: 200.000 ms after GO, 1 ns ahead of seat 1."
     tie = judge(roach(resolution_ns=1000), edges, LATE)
     assert (tie.winner, tie.tied, tie.rerace) == (None, (1, 2), True)
-    assert tie.reason.startswith("Tie for fastest between seats 1 and 2")
+    assert tie.reason == "Tie for fastest between seats 1 and 2 (1 ns apart, under the 1.000 µs resolution): re-race."
 
 
 @pytest.mark.parametrize("seats", [(1, 3), (3, 1), (2, 3), (3, 2)])
@@ -476,6 +478,31 @@ def test_timestamps_near_two_to_the_62(base: int) -> None:
     assert result.ranking[-1].reaction_ns == 300 * MS + 1 and result.ranking[-1].gap_ns == 1
     tie = judge(dataclasses.replace(spec, resolution_ns=2), edges, go + 300 * MS + 1)
     assert tie.tied == (2, 3)
+
+
+def test_format_gap_picks_the_largest_unit_the_gap_reaches() -> None:
+    assert [format_gap(ns) for ns in (0, 16, 999)] == ["0 ns", "16 ns", "999 ns"]
+    assert [format_gap(ns) for ns in (1_000, 40_125, 999_999)] == ["1.000 µs", "40.125 µs", "999.999 µs"]
+    assert [format_gap(ns) for ns in (1_000_000, 1_250_000, 38_750_499, 38_750_500)] == [
+        "1.000 ms", "1.250 ms", "38.750 ms", "38.751 ms"]
+    assert (format_gap(-16), format_gap(-40_125), format_gap(-1_500_000)) == ("-16 ns", "-40.125 µs", "-1.500 ms")
+
+
+def test_a_16_ns_gap_on_the_board_reads_in_ns_not_0_ms() -> None:
+    edges = [P(1, GO + 200 * MS), P(2, GO + 300 * MS), P(3, GO + 300 * MS + 16)]
+    assert judge(slap(resolution_ns=16), edges, LATE).reason == (
+        "Seat 3 was slowest: 300.000 ms after GO, 16 ns behind seat 2.")
+    gpio = judge(slap(resolution_ns=100_000), [*edges[:2], P(3, GO + 300 * MS + 40_125)], LATE)
+    assert gpio.reason == (
+        "Tie for slowest between seats 2 and 3 (40.125 µs apart, under the 100.000 µs resolution): re-race.")
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "40.125 µs"), ("ko", "40.125 µs"), ("de", "40,125 µs"),
+                                             ("fr", "40,125 µs"), ("es", "40,125 µs")])
+def test_gaps_take_each_languages_decimal_mark(lang: str, shown: str) -> None:
+    # The catalogs carry reaction times only; a gap shown in a language goes through the same
+    # decimal() as they do, and the µs sign reads the same in all five.
+    assert decimal(lang, format_gap(40_125)) == shown
 
 
 def test_format_ms() -> None:
