@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from firmware_host.gpio import MIN_RESOLUTION_NS, GpioRig
+from firmware_host.gpio import GpioRig
 from firmware_host.mockpins import (
     KernelMockFactory,
     KernelRun,
@@ -116,6 +116,8 @@ def measured_bank_spread_ns(pm: PinMap, runs: int = 2_000) -> int:
 
 
 def test_simultaneous_presses_are_stamped_in_pin_order_within_the_tie_window(pinmap: PinMap) -> None:
+    from firmware_host.gpio import MIN_RESOLUTION_NS  # here, so the race tests also run on older adapters
+
     spread = measured_bank_spread_ns(pinmap)
     assert 5 * US < spread <= 15 * US  # six inputs, 1-3 µs per pin
     assert spread < MIN_RESOLUTION_NS < pinmap.resolution_ns
@@ -355,11 +357,11 @@ def test_bouncy_races_through_the_gpio_rig_on_the_kernel_model_give_no_wrong_ver
                 got = judge(race.spec, records, race.deadline_t_ns)
                 if not honest(race, got, error):
                     wrong.append(i)
-            print(f"\nrig: {RIG_RACES} races, {mislabelled} mislabelled events, wrong {wrong}, "
-                  f"resyncs {rig.direction_resyncs}")
+            print(f"\nrig: {RIG_RACES} races, {mislabelled} mislabelled events, {len(wrong)} wrong: {wrong[:10]}")
+            assert mislabelled > 20
+            assert wrong == []
             assert rig.bad_edge_count == 0
+            assert rig.direction_resyncs > 0  # the model lost edges, and the adapter noticed
     finally:
         factory.close()
     assert not factory.delivery_errors
-    assert mislabelled > 20
-    assert wrong == []

@@ -132,6 +132,22 @@ def test_bounce_bursts_appear_at_their_rate_within_6_ms() -> None:
     assert 0.26 <= bursts / presses <= 0.34  # 30 %, ~2700 presses
 
 
+def test_release_bursts_appear_at_their_rate_and_end_released() -> None:
+    settings = SimSettings(bounce_rate=0.0, release_bounce_rate=0.5, bounce_low_ns=1_000, bounce_high_ns=200_000)
+    bursts = releases = 0
+    for seed in range(300):
+        race = SimPlayers(5, seed, settings).race(ARMED, GO, range(5))
+        for edges in by_seat(race).values():
+            assert [type(e) for e in edges] == [Press, Release] * (len(edges) // 2)
+            for i, edge in enumerate(edges):
+                if isinstance(edge, Release) and (i == 0 or edge.t_ns - edges[i - 1].t_ns > 200_000):
+                    tail = [e for e in edges[i + 1:] if e.t_ns - edge.t_ns <= 200_000]
+                    releases += 1
+                    bursts += bool(tail)
+                    assert len(tail) % 2 == 0, "a release burst ends released"
+    assert 0.45 <= bursts / releases <= 0.55
+
+
 def test_no_false_start_when_go_comes_too_soon_after_arming() -> None:
     for seed in range(300):
         race = SimPlayers(5, seed, SimSettings(false_start_rate=1.0)).race(ARMED, ARMED + 50 * MS, range(5))
@@ -163,6 +179,7 @@ def test_the_judge_agrees_with_the_plan() -> None:
         ({"hold_low_ns": 10 * MS}, r"hold_low_ns 10000000 is not valid: a press is held at least"),
         ({"false_start_rate": 1.5}, r"false_start_rate 1\.5 is not valid: use a probability"),
         ({"bounce_rate": 1}, r"bounce_rate 1 is not valid"),
+        ({"release_bounce_rate": -0.1}, r"release_bounce_rate -0\.1 is not valid: use a probability"),
         ({"spread": float("nan")}, r"spread nan is not valid"),
         ({"max_bounce_pairs": 0}, r"max_bounce_pairs 0 is not valid"),
         ({"max_delivery_delay_ns": -1}, r"max_delivery_delay_ns -1 is not valid"),
