@@ -86,7 +86,9 @@ class EdgeDirection:
     has been quiet for :data:`QUIET_NS` and the level reported with its last edge disagrees with
     the count, an odd number of edges was lost (coalesced while the line was masked) and the
     count resyncs to that level. A resync never makes a press: when the resting level was up it
-    returns a corrective release at the last edge's stamp, when it was down only the count moves.
+    returns a corrective release at the last edge's stamp, when it was down only the count moves
+    (so until then a press burst that lost an edge reads as released: a false start still down at
+    GO may be reported without "held at GO"; the false start itself stands).
     """
 
     down: bool
@@ -124,3 +126,8 @@ class EdgeDirection:
         self.reported_down = reported_down
         self.last_t_ns = t_ns
         return self.down, correction
+
+    def unstamped_edge(self, reported_down: bool) -> None:
+        """Count an edge whose stamp was unreadable (it is reported, not judged): the line did change."""
+        self.down = not self.down
+        self.reported_down = reported_down

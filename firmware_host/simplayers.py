@@ -234,7 +234,9 @@ class SimPlayers:
         return style if jumps and fore_period_ns >= 60 * MS else None
 
     def _bounce(self, press_t_ns: int, rate: float | None = None) -> list[tuple[int, bool]]:
-        """Extra (t_ns, is_press) edges after a press: release, press, ... ending pressed."""
+        """Extra (t_ns, is_press) edges after a press: release, press, ... ending pressed.
+
+        ``rate`` overrides ``bounce_rate`` (a release's burst: the caller swaps the directions)."""
         s, rng = self.settings, self._rng
         if rng.random() >= (s.bounce_rate if rate is None else rate):
             return []

@@ -194,6 +194,46 @@ def test_edges_from_another_thread_arrive_through_the_queue(
     assert got == [Press(s, 1_000 + s, MONOTONIC_CLOCK) for s in range(5)]
 
 
+def test_the_kernels_level_does_not_decide_press_or_release(
+    rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap
+) -> None:
+    # What lgpio hands over during bounce: the press's stamp with the level of the bounce after
+    # it (high = up, for a pulled-up button), then the bounce's own edge with the pressed level.
+    callback = seat_pin(factory, pinmap, 1).when_changed
+    callback(5.000_001, 1)
+    callback(5.000_050, 0)
+    callback(5.200_000, 1)
+    assert rig.drain() == [Press(1, 5_000_001_000, MONOTONIC_CLOCK), Release(1, 5_000_050_000, MONOTONIC_CLOCK),
+                           Release(1, 5_200_000_000, MONOTONIC_CLOCK)]
+    assert rig.direction_resyncs == 1  # quiet before the last edge, and the level said down: one lost
+
+
+def test_arming_counts_edges_from_the_level_the_pins_read(
+    rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap
+) -> None:
+    callback = seat_pin(factory, pinmap, 0).when_changed
+    callback(1.0, 0)  # a press whose release the kernel lost: the pin itself still reads up
+    assert rig.drain() == [Press(0, 1_000_000_000, MONOTONIC_CLOCK)]
+    factory.now_s = 2.0
+    rig.arm(range(5))
+    assert rig.direction_resyncs == 1
+    seat_pin(factory, pinmap, 0).press(3_000_000_000)
+    assert rig.drain() == [Press(0, 3_000_000_000, MONOTONIC_CLOCK)]
+
+
+def test_lgpio_is_installed_on_64_and_32_bit_raspberry_pi_os() -> None:
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    text = (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    (lgpio,) = [Requirement(r) for r in tomllib.loads(text)["project"]["dependencies"] if r.startswith("lgpio")]
+    assert lgpio.marker is not None
+    machines = {m: lgpio.marker.evaluate({"platform_machine": m, "sys_platform": "linux"})
+                for m in ("aarch64", "armv7l", "x86_64")}
+    assert machines == {"aarch64": True, "armv7l": True, "x86_64": False}
+
+
 def test_unreadable_edges_are_counted_never_raised(rig: GpioRig, factory: ClockedMockFactory, pinmap: PinMap) -> None:
     p = seat_pin(factory, pinmap, 2)
     p.edge(level=False, ticks=float("nan"))
