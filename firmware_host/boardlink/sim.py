@@ -3,10 +3,12 @@
 The board process (MicroPython unix port, or CPython) gets the pty's master side as its
 stdin/stdout; the host opens the slave side like the board's USB CDC port, through a stable
 symlink (``link``) the way ``/dev/serial/by-id/...`` points at ``/dev/ttyACM0``. This process
-keeps a slave descriptor open, as the USB device node stays while the board runs.
-:meth:`SimBoard.unplug` kills the board and removes the port; :meth:`SimBoard.plug` boots a
-new one behind the same path. Buttons are scripted through :meth:`SimBoard.control`
-(commands in ``firmware_host/board/hw_fake.py``).
+keeps a slave and a master descriptor open, as the USB device node stays while the board runs.
+:meth:`SimBoard.unplug` kills the board and removes the port (the host sees the hang-up);
+:meth:`SimBoard.plug` boots a new one behind the same path; :meth:`SimBoard.reboot` resets the
+board under the open port (a new process on the same pty: a new boot id, a clock from zero, its
+power-up HELLO, and whatever the host wrote meanwhile waiting as stale bytes). Buttons are
+scripted through :meth:`SimBoard.control` (commands in ``firmware_host/board/hw_fake.py``).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class SimBoard:
         self._control_fd = os.open(self._fifo, os.O_RDWR)  # read side never sees EOF
         self._proc: subprocess.Popen[bytes] | None = None
         self._slave_fd: int | None = None
+        self._master_fd: int | None = None
         self.boots = 0
 
     @property
@@ -69,31 +72,49 @@ class SimBoard:
         """Boot a board behind ``link`` (a new pty each time, like a re-enumerated USB device)."""
         if self.running:
             return self.link
+        self.unplug()  # a board that stopped on its own leaves its pty behind
         master, slave = os.openpty()
         tty.setraw(slave)  # before the board writes: no echo, no CR/LF translation
-        env = dict(os.environ, BOARD_SIM_CONTROL=str(self._fifo), MICROPYPATH=f".frozen:{BOARD_DIR}")
-        self._proc = subprocess.Popen(
-            self.command, stdin=master, stdout=master, stderr=subprocess.DEVNULL, env=env, close_fds=True
-        )
-        os.close(master)  # the board holds it: when the board dies, the host sees the hang-up
+        self._master_fd = master  # closed by unplug(): then the host sees the hang-up
         self._slave_fd = slave
+        self._boot()
         tmp = self.link.with_name(self.link.name + ".new")
         if tmp.is_symlink() or tmp.exists():
             tmp.unlink()
         tmp.symlink_to(os.ttyname(slave))
         tmp.replace(self.link)
-        self.boots += 1
         return self.link
 
-    def unplug(self) -> None:
-        """Pull the cable: the board stops and the port disappears."""
+    def reboot(self) -> None:
+        """Reset the board under the open port: the running board is killed and a new one boots
+        on the same pty (the host's port stays open and hears a power-up HELLO)."""
+        if self._master_fd is None:
+            raise BoardError(f"the simulated board on {str(self.link)!r} is unplugged: plug it in before rebooting it")
+        self._kill()
+        self._boot()
+
+    def _boot(self) -> None:
+        assert self._master_fd is not None
+        env = dict(os.environ, BOARD_SIM_CONTROL=str(self._fifo), MICROPYPATH=f".frozen:{BOARD_DIR}")
+        self._proc = subprocess.Popen(
+            self.command, stdin=self._master_fd, stdout=self._master_fd, stderr=subprocess.DEVNULL, env=env,
+            close_fds=True,
+        )
+        self.boots += 1
+
+    def _kill(self) -> None:
         if self._proc is not None:
             self._proc.kill()
             self._proc.wait(timeout=10)
             self._proc = None
-        if self._slave_fd is not None:
-            os.close(self._slave_fd)
-            self._slave_fd = None
+
+    def unplug(self) -> None:
+        """Pull the cable: the board stops and the port disappears."""
+        self._kill()
+        for fd in (self._master_fd, self._slave_fd):
+            if fd is not None:
+                os.close(fd)
+        self._master_fd = self._slave_fd = None
         if self.link.is_symlink():
             self.link.unlink()
 
