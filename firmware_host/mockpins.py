@@ -292,7 +292,9 @@ class KernelMockPin(StampedMockPin):
 
 @dataclass(slots=True)
 class _Batch:
-    steps: list[tuple[int, int, object]] = field(default_factory=list)  # (t_ns, order, action)
+    """One played schedule in virtual time: (t_ns, order, a level change or an event to deliver)."""
+
+    steps: list[tuple[int, int, PhysicalEdge | KernelEvent]] = field(default_factory=list)
 
 
 class KernelMockFactory(ClockedMockFactory):
@@ -328,9 +330,9 @@ class KernelMockFactory(ClockedMockFactory):
         run = simulate_kernel(edges, levels, self.timing, self._rng)
         batch = _Batch()
         for i, edge in enumerate(sorted(edges, key=lambda e: e.t_ns)):
-            batch.steps.append((edge.t_ns, 2 * i, ("level", edge.gpio, edge.level)))
+            batch.steps.append((edge.t_ns, 2 * i, edge))
         for i, ev in enumerate(run.events):
-            batch.steps.append((ev.deliver_t_ns, 2 * i + 1, ("event", ev)))
+            batch.steps.append((ev.deliver_t_ns, 2 * i + 1, ev))
         batch.steps.sort(key=lambda s: (s[0], s[1]))
         with self._done:
             self._played += 1
@@ -348,14 +350,12 @@ class KernelMockFactory(ClockedMockFactory):
             if batch is None:
                 return
             try:
-                for t_ns, _, action in batch.steps:
-                    assert isinstance(action, tuple)
-                    if action[0] == "level":
-                        self.kernel_pin(action[1]).set_level(action[2])
+                for t_ns, _, step in batch.steps:
+                    if isinstance(step, PhysicalEdge):
+                        self.kernel_pin(step.gpio).set_level(step.level)
                     else:
-                        ev: KernelEvent = action[1]
                         self.set_now_ns(t_ns)
-                        self.kernel_pin(ev.gpio).deliver(ev.stamp_ns / NS_PER_S, int(ev.level))
+                        self.kernel_pin(step.gpio).deliver(step.stamp_ns / NS_PER_S, int(step.level))
             except BaseException as e:  # a test must see it, not a silent dead thread
                 self.delivery_errors.append(e)
             with self._done:

@@ -100,6 +100,11 @@ def test_edges_while_the_line_is_masked_are_lost_or_latched() -> None:
                                                               (1 * MS + 50 * US, False)]
 
 
+def test_an_edge_on_a_line_the_model_does_not_watch_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"is on gpio 4, which the model does not watch: give its level"):
+        simulate_kernel([PhysicalEdge(1, 4, False)], {17: True}, KernelTiming(), random.Random(0))
+
+
 def measured_bank_spread_ns(pm: PinMap, runs: int = 2_000) -> int:
     """The widest stamp spread of truly simultaneous presses on every input of the pin map."""
     timing = KernelTiming()
