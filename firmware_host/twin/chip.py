@@ -39,6 +39,7 @@ STATE_MACHINES = 8  # two PIO blocks of four
 LOOKAHEAD_CYCLES = 1 << 33  # how far a machine runs ahead looking for its next push (~68.7 s)
 NEVER = 1 << 62  # quiet_until when no state machine runs
 MIN_JUMP_CYCLES = 16  # shorter jumps cost more than emulating
+AHEAD_STEPS = 20_000  # past the caller's cycle, give up looking ahead after this many instructions
 MASK32 = 0xFFFF_FFFF
 Push = tuple[int, int, int]  # (cycle, state machine, word)
 
@@ -250,7 +251,7 @@ class Chip:
             elif machine.state.clock > until:
                 return
             else:
-                machine.pending = self._run(machine, horizon)
+                machine.pending = self._run(machine, horizon, until)
                 if machine.pending is None:
                     return
 
@@ -269,18 +270,22 @@ class Chip:
         source.__annotations__["state"] = State  # pioemu dispatches on the annotation's class
         return source
 
-    def _run(self, machine: _Machine, limit: int) -> tuple[int, int] | None:
+    def _run(self, machine: _Machine, limit: int, needed: int) -> tuple[int, int] | None:
         """Execute ``machine``'s instructions of cycles up to ``limit``, stopping after the first
-        push: returns (cycle, word) of that push, or None."""
+        push: returns (cycle, word) of that push, or None. Past cycle ``needed`` it may stop
+        early, after ``AHEAD_STEPS`` instructions (a program whose loops cannot be accelerated)."""
+        steps = self.emulated_steps
         while machine.state.clock <= limit:
-            push = self._emulate(machine, limit)
+            if machine.state.clock > needed and self.emulated_steps - steps > AHEAD_STEPS:
+                return None
+            push = self._emulate(machine, limit, needed)
             if push is not None:
                 return push
         return None
 
-    def _emulate(self, machine: _Machine, limit: int) -> tuple[int, int] | None:
-        """One emulator run from ``machine.state``: until a push (returned), a loop jump, or
-        ``limit``."""
+    def _emulate(self, machine: _Machine, limit: int, needed: int) -> tuple[int, int] | None:
+        """One emulator run from ``machine.state``: until a push (returned), a loop jump,
+        ``limit``, or ``AHEAD_STEPS`` instructions past cycle ``needed``."""
         program = self._program
         ops = self._ops
         accelerate = self._accelerate
@@ -291,9 +296,13 @@ class Chip:
         ys: list[int] = []
         last = machine.state
         steps = 0
+
+        def stop_when(_opcode: int, s: State) -> bool:
+            return bool(s.clock > limit or (steps > AHEAD_STEPS and s.clock > needed))
+
         for before, after in emulate(
             self._opcodes,
-            stop_when=lambda _op, s: s.clock > limit,
+            stop_when=stop_when,
             initial_state=machine.state,
             input_source=machine.source,
             jmp_pin=machine.pin,
@@ -333,7 +342,7 @@ class Chip:
             ys.append(before.y_register)
         self.emulated_steps += steps
         machine.state = last
-        if last.clock <= limit:
+        if last.clock <= limit and not (steps > AHEAD_STEPS and last.clock > needed):
             pc = last.program_counter
             raise ChipError(f"the emulator stopped at cycle {last.clock} on pc {pc} (opcode "
                             f"{self._opcodes[pc]:#06x}), before cycle {limit}: it does not run that instruction")
