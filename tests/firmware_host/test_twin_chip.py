@@ -498,3 +498,30 @@ def test_a_loop_that_cannot_be_accelerated_does_not_make_the_chip_look_ahead_for
     pushes, quiet = chip.advance(100)
     assert pushes == [] and 100 < quiet < NEVER
     assert chip.emulated_steps < 30_000
+
+
+def test_each_arming_restarts_the_count_as_the_firmware_does_it() -> None:
+    """restart_loggers: SYNC low, every logger stopped, restarted, SYNC high; then GO. Each
+    arming's GO word counts from that arming's SYNC."""
+    table = Table.for_board()
+    table.add_player(2, random.Random(1))
+    chip = Chip(table, sync_pin=SYNC_PIN)
+    cycle = 1_000
+    for race in range(3):
+        chip.set_output(SYNC_PIN, 0, cycle)
+        for sm in range(len(LOGGER_PINS)):
+            chip.sm_stop(sm, cycle + 10 + sm)
+        chip.advance(cycle + 100)
+        for sm, pin in enumerate(LOGGER_PINS):
+            chip.sm_start(sm, pin, us_to_cycles(25_000) // 2 - LOCKOUT_FIXED_TICKS, cycle + 200 + 10 * sm)
+        sync_at = cycle + 400
+        chip.set_output(SYNC_PIN, 1, sync_at)
+        go = sync_at + us_to_cycles(1_000_000 + 7 * race)
+        pushes, _ = chip.advance(go)
+        assert pushes == []
+        chip.set_output(GO_PIN, 1, go)
+        pushes, _ = chip.advance(go + us_to_cycles(700_000))
+        assert words_of(pushes, 7) == [(1, tick_of(go, sync_at))]
+        assert [level for level, _ in words_of(pushes, 0)] == [0, 1]  # the player's press and release
+        chip.set_output(GO_PIN, 0, go + us_to_cycles(700_000))
+        cycle = go + us_to_cycles(800_000)
