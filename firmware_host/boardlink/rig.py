@@ -395,9 +395,11 @@ class BoardRig:
         if not up or info is None:
             why = "the board was disconnected"
             error = self._link.error
-            if isinstance(error, (BoardMismatch, BoardUnsupported)):
+            refused = isinstance(error, (BoardMismatch, BoardUnsupported))
+            if refused:
                 why += f" and refused ({error})"
-            self._void(why, rearm_now=False)
+            # a refused board comes back only after someone flashes or swaps it: say so now
+            self._void(why, rearm_now=False, report_now=refused)
             return
         with self._cond:
             old = self._clock
@@ -424,7 +426,8 @@ class BoardRig:
               and old.offset_ns + at_hello_ns >= self._now_ns):
             offset_ns = old.offset_ns  # unplugged and back without a restart: the same clock
         else:
-            offset_ns = self._now_ns + RESTART_MARGIN_NS - at_hello_ns
+            # never below 0: a board whose own clock is already ahead keeps it (still monotonic)
+            offset_ns = max(0, self._now_ns + RESTART_MARGIN_NS - at_hello_ns)
             self._held = set()  # a new board: what the old one held is gone (ARM and STATUS say anew)
             self._link.record_restart()
         self._clock = _Clock(info.session, info.tick_hz, offset_ns, info.boot)
@@ -440,16 +443,20 @@ class BoardRig:
             return ticks * 1_000_000_000 // self.tick_hz
         return clock.to_ns(ticks)
 
-    def _void(self, why: str, rearm_now: bool) -> None:
+    def _void(self, why: str, rearm_now: bool, report_now: bool = False) -> None:
+        """Void the live race: re-arm it now (a worker thread), once the board is back (the next
+        HELLO), or report it now with nothing re-armed (``report_now``)."""
         with self._cond:
             race = self._race
             if race is None or not race.live:
                 return
             race.live = False
-            self._voiding = True
+            self._voiding = not report_now
             self._cond.notify_all()
         if rearm_now:
             threading.Thread(target=self._rearm, args=(why,), daemon=True).start()
+        elif report_now:
+            self.events.put(RaceVoided(race.race, why, None))
 
     def _rearm(self, why: str) -> None:
         """On a worker thread (the link thread must keep reading): arm the voided race's seats
