@@ -40,4 +40,4 @@ def resolve_time_scale(time_scale: float | None = None) -> float:
     env = os.environ.get(TIME_SCALE_ENV)
     if env is None or env == "":
         return 1.0
-    return parse_time_scale(env, f"{TIME_SCALE_ENV}=")
+    return parse_time_scale(env, TIME_SCALE_ENV)
