@@ -237,7 +237,7 @@ class BoardLink:
         reply_timeout_s: float = 0.3,
         tries: int = 5,
         reconnect_wait_s: float = 0.1,
-        opener: Callable[[str], SerialPort] = open_serial,
+        opener: Callable[[str], SerialPort] | None = None,
         finder: Callable[[], list[str]] | None = None,
         time_scale: float | None = None,
     ) -> None:
@@ -439,7 +439,7 @@ class BoardLink:
 
     def _session(self, path: str) -> None:
         self._session_up = False
-        ser = self._opener(path)
+        ser = (self._opener or open_serial)(path)
         with self._lock:
             self._serial = ser
             self._lines.clear()

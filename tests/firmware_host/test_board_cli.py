@@ -41,10 +41,67 @@ def test_race_input_board(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> 
 def test_board_info(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board", "info", "--port", str(sim.link), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert (doc["protocol"], doc["firmware"], doc["tick_hz"], doc["buttons"]) == ("1.0", "0.1.0", 62_500_000, 7)
+    assert (doc["protocol"], doc["tick_hz"], doc["buttons"]) == ("1.1", 62_500_000, 7)
     assert doc["status"]["state"] == "idle" and doc["link"]["bad_frames"] == 0
-    assert main(["board", "info", "--port", str(sim.link)]) == 0
-    assert "16 ns a tick" in capsys.readouterr().out
+    assert {k: doc["link"][k] for k in ("protocol_errors", "stamp_faults", "board_restarts", "last_fault")} == {
+        "protocol_errors": 0, "stamp_faults": 0, "board_restarts": 0, "last_fault": None}
+    assert doc["time_scale"] == 1.0
+    if doc["chip"] is None:  # the firmware before it names its hardware
+        assert doc["identity"].startswith("not reported (")
+    assert main(["board", "info", "--port", str(sim.link), "--board-time-scale", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "16 ns a tick" in out and "0 protocol errors, 0 impossible stamps, 0 board restarts" in out
+    assert "hardware: " in out and "time scale: 3 wall seconds per board second" in out
+
+
+def test_board_info_says_what_an_old_or_a_refused_board_is(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from firmware_host.boardlink import link as board_link
+    from test_link_faults import FakeBoard
+
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    boards = {"old": FakeBoard(proto="1.0"), "pico2": FakeBoard(extra_hello=[("chip", "RP2350"), ("board", "pico2")])}
+    which = "old"
+    monkeypatch.setattr(board_link, "open_serial", lambda _path: boards[which])
+    assert main(["board", "info", "--port", str(port)]) == 0
+    assert "hardware: not reported (old firmware (protocol 1.0) does not name its chip and board)" in capsys.readouterr().out
+    which = "pico2"
+    with pytest.raises(SystemExit) as exit_:
+        main(["board", "info", "--port", str(port)])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (
+        f"cheating-moth: the board on {str(port)!r} is a Raspberry Pi Pico 2 (RP2350), which this rig does not "
+        "support: use a plain Raspberry Pi Pico (RP2040)\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["board", "info", "--board-time-scale", "0"], "--board-time-scale '0' is not valid: use a positive finite number"),
+    (["board", "test", "--board-time-scale", "inf"], "--board-time-scale 'inf' is not valid: use a positive finite number"),
+    (["race", "--input", "board", "--players", "3", "--board-time-scale", "x"], "--board-time-scale 'x' is not valid"),
+    (["race", "--input", "sim", "--players", "3", "--board-time-scale", "2"],
+     "--board-time-scale is only for --input board: drop it or use --input board"),
+])
+def test_a_bad_board_time_scale_is_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv] + (["--port", str(port)] if argv[0] == "board" else []))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cheating-moth: {message}") and err.count("\n") == 1
+
+
+def test_a_bad_time_scale_in_the_environment_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.setenv("CHEATING_MOTH_BOARD_TIME_SCALE", "-1")
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    with pytest.raises(SystemExit) as exit_:
+        main(["board", "info", "--port", str(port)])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.startswith("cheating-moth: CHEATING_MOTH_BOARD_TIME_SCALE '-1' is not valid: use a positive")
 
 
 @pytest.mark.parametrize("argv", [
@@ -121,7 +178,12 @@ def test_flash_without_mpremote_or_without_a_board(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("firmware_host.boardlink.link.find_board_ports", lambda: [])
     with pytest.raises(SystemExit):
         main(["board", "flash"])
-    assert "no board found (USB vendor id 0x2E8A)" in capsys.readouterr().err
+    assert "no board found (USB id 2E8A:0005)" in capsys.readouterr().err
+    monkeypatch.setattr("firmware_host.boardlink.link.find_board_ports", lambda: ["/dev/ttyACM0", "/dev/ttyACM1"])
+    with pytest.raises(SystemExit):
+        main(["board", "flash"])
+    assert ("2 Picos running MicroPython are plugged in (/dev/ttyACM0, /dev/ttyACM1): name the one to flash with --port"
+            in capsys.readouterr().err)
 
 
 def test_find_mpremote_uses_the_installed_module() -> None:
@@ -145,6 +207,7 @@ def test_board_input_turns_a_voided_race_into_an_error_the_race_command_reruns()
     class VoidingRig:
         clock = "board"
         resolution_ns = 16
+        time_scale = 1.0
         events: queue.Queue[object] = queue.Queue()
 
         def drain(self) -> list[object]:
