@@ -160,3 +160,15 @@ def test_micropython_encodes_and_decodes_the_same_bytes(micropython: str) -> Non
     expected = P.encode(17, "PRESS", [("btn", 2), ("ticks", 1234567890), ("l", [1, 2])])
     assert lines[0] == expected.decode().strip()
     assert lines[2:] == ["crc", "0x29b1"]
+
+
+def test_the_spec_names_the_codec_version_and_the_identity_it_adds() -> None:
+    spec = (BOARD_DIR / "PROTOCOL.md").read_text(encoding="utf-8")
+    assert spec.startswith(f"# Buzzer board protocol, version {P.PROTO}\n")
+    assert P.PROTO == f"{P.PROTO_MAJOR}.{P.PROTO_MINOR}" and P.parse_version(P.PROTO) == (1, 1)
+    assert "- 1.1: `HELLO` adds `chip` and `board`; the error code `board`." in spec
+    assert ", ".join(f"`{b}`" for b in P.BOARDS) in spec
+    assert f"`{P.ERR_BOARD}` (from 1.1" in spec
+    # a HELLO carrying them stays a legal frame
+    line = P.encode(0, "HELLO", [("re", 0), ("proto", P.PROTO), ("chip", "RP2040"), ("board", "pico_w")])
+    assert P.decode(line)[2]["board"] == "pico_w"
