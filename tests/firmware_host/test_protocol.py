@@ -4,6 +4,7 @@ and the same bytes from MicroPython as from CPython."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -97,14 +98,15 @@ def test_field_readers() -> None:
     assert P.get_word(f, "w", ("go", "off")) == "go"
     assert P.parse_version("1.0") == (1, 0)
     assert P.get_seq_or_none({"last": "-"}, "last") == P.NO_SEQ
-    for call, match in [
+    calls: list[tuple[Callable[[], object], str]] = [
         (lambda: P.get_int(f, "n", 0, 10), "n=42 is not 0 to 10"),
         (lambda: P.get_int(f, "missing", 0, 1), "'missing' is missing"),
         (lambda: P.get_list({"l": "1,1"}, "l", 0, 6, 7), "twice"),
         (lambda: P.get_list({"l": "1,x"}, "l", 0, 6, 7), "not a list"),
         (lambda: P.get_word(f, "w", ("off",)), "not one of off"),
         (lambda: P.parse_version("1"), "not MAJOR.MINOR"),
-    ]:
+    ]
+    for call, match in calls:
         with pytest.raises(P.ProtocolError, match=match):
             call()
 
