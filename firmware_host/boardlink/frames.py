@@ -85,6 +85,12 @@ class BoardInfo:
         return self.chip is not None or self.board is not None
 
 
+# A frame this far behind the highest number received cannot be a resend (the board keeps its
+# last 64 frames) nor a cached reply to a retried request (a few seconds of 10 ms heartbeats at
+# most): the board restarted and its power-up HELLO did not arrive readable.
+BEHIND_LIMIT = 4096
+
+
 class SeqTracker:
     """The board's sequence numbers as received: gaps, late (resent) frames and duplicates."""
 
@@ -97,7 +103,8 @@ class SeqTracker:
         self.missing.clear()
 
     def accept(self, seq: int, now_s: float) -> tuple[str, int]:
-        """("new", gap) with the number of frames skipped, ("late", 0) or ("duplicate", 0)."""
+        """("new", gap) with the number of frames skipped, ("late", 0), ("duplicate", 0), or
+        ("behind", n): n frames behind, further than BEHIND_LIMIT (nothing is changed)."""
         if self.highest is None:
             self.highest = seq
             return "new", 0
@@ -110,6 +117,8 @@ class SeqTracker:
         if seq in self.missing:
             del self.missing[seq]
             return "late", 0
+        if -ahead > BEHIND_LIMIT:
+            return "behind", -ahead
         return "duplicate", 0
 
     def last_in_order(self) -> int:

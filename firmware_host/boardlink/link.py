@@ -365,7 +365,14 @@ class BoardLink:
         frame = replace(frame, session=self._session_no)
         with self._lock:
             self._counters.frames_in += 1
+            highest = self._tracker.highest
             kind, gap = self._tracker.accept(frame.seq, now_s)
+            if kind == "behind":
+                fault = (f"the board's sequence number went back from {highest} to {frame.seq}, further than any "
+                         f"resend: it restarted without a HELLO the host could read")
+                self._counters.protocol_errors += 1
+                self._counters.last_fault = fault
+                raise LinkDown(fault)  # a fresh handshake, never stale tracking
             if gap:
                 self._counters.gaps += 1
                 self._counters.missing_frames += gap

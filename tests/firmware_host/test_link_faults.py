@@ -329,3 +329,36 @@ def test_arming_a_board_that_restarted_meanwhile_is_link_down(rig: BoardRig, boa
     board.answer = restart_then_answer  # type: ignore[method-assign]
     with pytest.raises(LinkDown, match="the board restarted while race 1 was being armed"):
         rig.arm([0])
+
+
+def test_a_board_whose_numbers_go_back_further_than_any_resend_gets_a_fresh_handshake() -> None:
+    old = FakeBoard(ticks=1_000)
+    old.seq = 5_000  # a board that has been talking for a while
+    fresh = FakeBoard(boot="B010", ticks=2_000)
+    boards = iter([old, fresh])
+    link = BoardLink("/dev/fake", opener=lambda _path: next(boards), reply_timeout_s=0.2, reconnect_wait_s=0.005)
+    events: queue.Queue[tuple[bool, object]] = queue.Queue()
+    link.on_link = lambda up, info: events.put((up, info))
+    link.start()
+    try:
+        assert events.get(timeout=WAIT_S)[0] is True
+        old.send("TIME", [("ticks", 1_500)], seq=3)  # its power-up HELLO was lost: numbers from 0 again
+        assert events.get(timeout=WAIT_S) == (False, None)
+        assert events.get(timeout=WAIT_S)[0] is True
+        assert link.request("PING", []).get_int("ticks") == 2_000
+        c = link.counters
+        assert c.protocol_errors == 1 and c.last_fault == (
+            "the board's sequence number went back from 5000 to 3, further than any resend: it restarted without "
+            "a HELLO the host could read")
+    finally:
+        link.close()
+
+
+def test_a_cached_reply_far_behind_is_still_a_duplicate() -> None:
+    from firmware_host.boardlink.frames import BEHIND_LIMIT, SeqTracker
+
+    t = SeqTracker()
+    t.reset(BEHIND_LIMIT + 10)
+    assert t.accept(10, 0.0) == ("duplicate", 0)
+    assert t.accept(9, 0.0) == ("behind", BEHIND_LIMIT + 1)
+    assert t.highest == BEHIND_LIMIT + 10
