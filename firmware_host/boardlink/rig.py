@@ -78,14 +78,8 @@ def open_board(port: str | None = None, *, time_scale: float | None = None, **kw
     as this firmware), or None when no such port is there. For the app's input auto-detection."""
     from . import link as board_link
 
-    if port is None:
-        ports = board_link.find_board_ports()
-        if not ports:
-            return None
-        if len(ports) == 1:
-            port = ports[0]
-        else:
-            kwargs = dict(kwargs, link=board_link.BoardLink(None, finder=lambda: ports, time_scale=time_scale))
+    if port is None and not board_link.find_board_ports():
+        return None
     return BoardRig(port, time_scale=time_scale, **kwargs)  # type: ignore[arg-type]
 
 
