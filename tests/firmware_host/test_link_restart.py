@@ -92,8 +92,10 @@ def test_100_unplugs_and_resets_during_live_races_rerun_on_the_new_clock(rig: Bo
     kinds = ["unplug", "reboot"] * (TRIALS // 2)
     rng.shuffle(kinds)
     verdicts = 0
+    seen: dict[tuple[str, str], int] = {}
     for trial, how in enumerate(kinds):
         when = FAULTS[rng.randrange(len(FAULTS))]
+        seen[how, when] = seen.get((how, when), 0) + 1
         boot_before = rig.info.boot if rig.info else ""
         arm = rig.arm(SEATS)
         if when != "armed":
@@ -125,5 +127,6 @@ def test_100_unplugs_and_resets_during_live_races_rerun_on_the_new_clock(rig: Bo
             assert isinstance(next_event(rig), Release)
     c = rig.counters
     assert verdicts == TRIALS
+    assert len(seen) == 6 and min(seen.values()) >= 10  # every kind of fault at every moment
     assert c.board_restarts == TRIALS and c.disconnects == TRIALS // 2
     assert c.stamp_faults == 0 and c.protocol_errors == 0
