@@ -12,7 +12,7 @@ import json
 import sys
 
 from game.errors import BadRace
-from game.judge import RaceResult, format_ms, format_seats
+from game.judge import RaceResult, format_gap, format_ms, format_seats
 from game.judge_file import judge_document, result_to_json
 
 HELP = "Judge a recorded race (JSON file, or - for stdin) and print the decision."
@@ -73,9 +73,8 @@ def render_text(result: RaceResult) -> str:
     """The reason, then one row per valid press, then false starts and seats without a press."""
     lines = [result.reason, "", f"{'place':>5}  {'seat':>4}  {'reaction':>12}  {'gap':>12}"]
     for place, placing in enumerate(result.ranking, start=1):
-        lines.append(
-            f"{place:>5}  {placing.player:>4}  {format_ms(placing.reaction_ns):>12}  {format_ms(placing.gap_ns):>12}"
-        )
+        gap = format_gap(placing.gap_ns) if place > 1 else ""  # a 16 ns board gap must not read 0.000 ms
+        lines.append(f"{place:>5}  {placing.player:>4}  {format_ms(placing.reaction_ns):>12}  {gap:>12}".rstrip())
     for false_start in result.false_starts:
         held = " (held at GO)" if false_start.held_at_go else ""
         lines.append(f"false start: seat {false_start.player} at t_ns {false_start.t_ns}{held}")

@@ -29,7 +29,7 @@ from firmware_host.simplayers import SIM_CLOCK, SimPlayers
 
 from ..inputs import Go, Press, Release
 from ..judge import (
-    MAX_PLAYERS, MIN_PLAYERS, RaceResult, RaceSpec, Status, default_eligible, format_ms, format_seats, judge,
+    MAX_PLAYERS, MIN_PLAYERS, RaceResult, RaceSpec, Status, default_eligible, format_gap, format_ms, format_seats, judge,
 )
 from ..judge_file import result_to_json
 from ..race import RaceKind
@@ -424,25 +424,20 @@ def _ms(ns: int) -> str:
     return format_ms(ns).removesuffix(" ms")
 
 
-def _resolution(ns: int) -> str:
-    """The tie window: in ns below a microsecond (the board's 16 ns tick), else in ms."""
-    return f"{ns} ns" if ns < 1000 else format_ms(ns)
-
-
 def _text(done: RaceRun, source: str, fore_period_ns: int) -> str:
     spec, result = done.spec, done.result
     lines = [
         f"{spec.kind.value.capitalize()} race, {spec.players} players, seat {spec.active} active: "
         f"{format_seats(spec.eligible)} race ({source}, seed {spec.seed}).",
-        f"GO {_ms(fore_period_ns)} ms after arming; presses under {_resolution(spec.resolution_ns)} "
+        f"GO {_ms(fore_period_ns)} ms after arming; presses under {format_gap(spec.resolution_ns)} "
         f"apart tie.",
         result.reason,
     ]
     if result.ranking:
-        lines += ["", f"{'place':>5}  {'seat':>4}  {'reaction ms':>11}  {'gap ms':>9}"]
+        lines += ["", f"{'place':>5}  {'seat':>4}  {'reaction ms':>11}  {'gap':>11}"]
         for place, p in enumerate(result.ranking, start=1):
-            gap = _ms(p.gap_ns) if place > 1 else ""
-            lines.append(f"{place:>5}  {p.player:>4}  {_ms(p.reaction_ns):>11}  {gap:>9}".rstrip())
+            gap = format_gap(p.gap_ns) if place > 1 else ""  # a 16 ns board gap must not read 0.000
+            lines.append(f"{place:>5}  {p.player:>4}  {_ms(p.reaction_ns):>11}  {gap:>11}".rstrip())
     notes = []
     for f in result.false_starts:
         held = ", still held at GO" if f.held_at_go else ""

@@ -97,9 +97,23 @@ def test_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     lines = out.splitlines()
     assert lines[0] == "Seat 0 was fastest once seat 2 was voided: 230.000 ms after GO, the only valid press."
     assert lines[2].split() == ["place", "seat", "reaction", "gap"]
-    assert lines[3].split() == ["1", "0", "230.000", "ms", "0.000", "ms"]
+    assert lines[3].split() == ["1", "0", "230.000", "ms"]
     assert lines[4] == f"false start: seat 1 at t_ns {GO - 20 * MS} (held at GO)"
     assert lines[5] == "no press: seats 1 and 3"
+
+
+def test_text_shows_a_board_tick_gap_in_ns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two presses one 16 ns board tick apart: the table says 16 ns, never 0.000 ms."""
+    doc = race(clock="board", resolution_ns=16, edges=[
+        {"player": 1, "edge": "press", "t_ns": GO + 200 * MS},
+        {"player": 2, "edge": "press", "t_ns": GO + 200 * MS + 32},
+        {"player": 3, "edge": "press", "t_ns": GO + 200 * MS + 48},
+    ])
+    out = run_ok(["judge", "--text", write(tmp_path, json.dumps(doc))], capsys)
+    lines = out.splitlines()
+    assert lines[0] == "Seat 3 was slowest: 200.000 ms after GO, 16 ns behind seat 2."
+    assert lines[4].split() == ["2", "2", "200.000", "ms", "32", "ns"]
+    assert lines[5].split() == ["3", "3", "200.000", "ms", "16", "ns"]
 
 
 def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
