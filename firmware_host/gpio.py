@@ -54,7 +54,7 @@ from game.errors import BadConfig
 from game.inputs import CaughtPress, CaughtRelease, Go, Press, Release
 
 from .errors import BadPinFactory, BadSeat, BadTicks
-from .pinmap import PinMap, Pull
+from .pinmap import MIN_RESOLUTION_US, PinMap, Pull
 from .records import (
     MONOTONIC_CLOCK,
     ArmReport,
@@ -78,7 +78,7 @@ LOSER_BLINK_S = 0.1
 # six-pin simultaneous presses (tests/firmware_host/test_gpio_kernel.py). A window narrower than
 # the spread lets pin order decide a tie. The default window (100 µs, pin map ``resolution_us``) also covers the difference
 # in interrupt latency between two separate interrupts, which the spread alone does not.
-MIN_RESOLUTION_NS = 20_000
+MIN_RESOLUTION_NS = MIN_RESOLUTION_US * 1000
 
 
 class _Pin(Protocol):

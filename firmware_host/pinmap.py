@@ -54,6 +54,9 @@ FIXED_PULL_UP_PINS = frozenset({2, 3})
 # presses closer than a typical worst-case latency cannot be ordered honestly (not measured on
 # hardware: measure it and set resolution_us in the pin map).
 DEFAULT_RESOLUTION_US = 100
+# The floor: edges of one GPIO bank pending together are stamped in pin order over up to ~15 us
+# (see firmware_host/gpio.py); a narrower window would let pin order decide a tie.
+MIN_RESOLUTION_US = 20
 MAX_RESOLUTION_US = 100_000
 
 _TOP_KEYS = (
@@ -162,10 +165,11 @@ def parse_pinmap(data: Mapping[str, object], source: str = "<string>") -> PinMap
     active_low = _active_low(data, pull, source)
     allow_bus = _bool(data, "allow_bus_pins", False, source)
     resolution_us = data.get("resolution_us", DEFAULT_RESOLUTION_US)
-    if type(resolution_us) is not int or not 1 <= resolution_us <= MAX_RESOLUTION_US:
+    if type(resolution_us) is not int or not MIN_RESOLUTION_US <= resolution_us <= MAX_RESOLUTION_US:
         raise BadPinMap(
             f"resolution_us = {resolution_us!r} in {source} is not valid: use a whole number of "
-            f"microseconds from 1 to {MAX_RESOLUTION_US}"
+            f"microseconds from {MIN_RESOLUTION_US} to {MAX_RESOLUTION_US} (presses on one GPIO bank "
+            f"are stamped up to ~15 us apart in pin order, so a narrower window is not a fair tie)"
         )
 
     owner: dict[int, str] = {}  # pin -> the key that claimed it first, to name both on a clash

@@ -15,6 +15,8 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+rom ..pinmap import MIN_RESOLUTION_US
+
 MS = 1_000_000
 US = 1_000
 # Edges closer than this belong to one burst (the contact bouncing); a human holds a button far
@@ -227,10 +229,11 @@ def timing_from_errors(
 
 
 def recommend_resolution_us(check: TimingCheck) -> int | None:
-    """A tie window that covers the measured stamp jitter twice over (whole µs, at least 1)."""
+    """A tie window that covers the measured stamp jitter twice over (whole µs, at least the pin
+    map's floor, which covers the kernel's pin-order stamping of one bank)."""
     if check.status is not TimingStatus.OK or check.jitter_ns is None or check.method != "loopback":
         return None
-    return max(1, math.ceil(check.jitter_ns * 2 / US))
+    return max(MIN_RESOLUTION_US, math.ceil(check.jitter_ns * 2 / US))
 
 
 # -- findings and the report ------------------------------------------------------------------
