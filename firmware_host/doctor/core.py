@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-rom ..pinmap import MIN_RESOLUTION_US
+from ..pinmap import MIN_RESOLUTION_US
 
 MS = 1_000_000
 US = 1_000
