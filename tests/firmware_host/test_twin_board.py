@@ -1,0 +1,184 @@
+"""The firmware twin itself: its fakes carry the RP2040/MicroPython quirks (soft timer between
+bytecodes, blocking get, 4-word FIFOs with RXSTALL, signed mem32, the watchdog), and the unmodified
+main.py boots on them behind a pty the host link opens like a Pico's port."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
+
+from firmware_host.boardlink.link import BoardLink  # noqa: E402
+from firmware_host.twin.board import Policy, TwinBoard  # noqa: E402
+from firmware_host.twin.table import Table, us_to_cycles  # noqa: E402
+
+WAIT_S = 20.0
+PROBE_HEAD = """
+import machine, rp2, time, twin_core
+core = twin_core.core
+def result(*values):
+    f = open(RESULT, "w")
+    f.write(" ".join([str(v) for v in values]) + "\\n")
+    f.close()
+"""
+
+
+def probe(tmp_path: Path, micropython: str, body: str, *, policy: Policy | None = None,
+          table: Table | None = None) -> tuple[list[str], TwinBoard]:
+    """Run ``body`` under the twin's fakes (not the firmware); its ``result(...)`` comes back."""
+    out = tmp_path / "result.txt"
+    (tmp_path / "probe.py").write_text(f"RESULT = {str(out)!r}\n" + PROBE_HEAD + body)
+    twin = TwinBoard(tmp_path / "ttyPROBE", policy=policy, micropython=micropython, entry="probe", path=tmp_path,
+                     make_table=(lambda _n: table) if table is not None else None, reboot_on_reset=False)
+    twin.plug()
+    try:
+        while True:
+            kind, _boot, detail = twin.events.get(timeout=WAIT_S)
+            if kind == "end":
+                break
+    finally:
+        twin.close()
+    assert twin.boot.ended in ("returned", "reset"), twin.stderr()
+    return (out.read_text().split() if out.exists() else []), twin
+
+
+LOGGER = """
+pin = machine.Pin(3)
+sm = rp2.StateMachine(1, None, freq=125000000, in_base=pin, jmp_pin=pin)
+sync = machine.Pin(22, machine.Pin.OUT, value=0)
+core.sync_pin = 22
+sm.put(LOOP)
+sm.active(1)
+sync.value(1)
+"""
+
+
+def test_a_timer_tick_can_run_between_rx_fifo_and_get_and_the_get_then_blocks(tmp_path: Path, micropython: str) -> None:
+    """Today's _drain pattern, read by the main loop and the 1 ms timer: the timer's drain runs
+    right after rx_fifo() said 1, takes the word, and get() waits for the release."""
+    table = Table.for_board()
+    table.edge(3, 0, us_to_cycles(1500))
+    table.edge(3, 1, us_to_cycles(9000))
+    body = "LOOP = 1000\n" + LOGGER + """
+words = []
+def drain(_t=None):
+    while sm.rx_fifo():
+        words.append(sm.get())
+machine.Timer(period=1, mode=machine.Timer.PERIODIC, callback=drain)
+for _ in range(5000):
+    drain()
+result(len(words), core.blocks, core.timer_chosen)
+"""
+    values, twin = probe(tmp_path, micropython, body, table=table,
+                         policy=Policy(timer_hold_us=1000, timer={"rx": 1_000_000}))
+    assert values[:2] == ["2", "1"] and int(values[2]) >= 1
+    (block,) = twin.boot.blocks
+    release = [c for c, sm, _w in twin.boot.pushes if sm == 1][1]
+    assert block.sm == 1 and block.end == release  # blocked until the machine's next push
+
+
+def test_a_fifo_holds_four_words_and_the_fifth_sets_rxstall(tmp_path: Path, micropython: str) -> None:
+    table = Table.for_board()
+    for k in range(6):
+        table.edge(3, k % 2, us_to_cycles(1000 + 100 * k))
+    body = "LOOP = 10\n" + LOGGER + """
+time.sleep_ms(3)
+n = sm.rx_fifo()
+stalled = machine.mem32[0x50200008]
+machine.mem32[0x50200008] = stalled
+after = machine.mem32[0x50200008]
+result(n, stalled, after)
+"""
+    values, twin = probe(tmp_path, micropython, body, table=table)
+    assert values == ["4", str(1 << 1), "0"]  # state machine 1: PIO0's RXSTALL bit 1, write 1 to clear
+    assert len(twin.boot.stalls) == 2 and twin.rxstall_drops == 2
+
+
+def test_mem32_reads_the_64_bit_us_timer_signed_like_micropython(tmp_path: Path, micropython: str) -> None:
+    boot_us = (1 << 31) + 5
+    body = """
+result(machine.mem32[0x40054024], machine.mem32[0x40054028], time.ticks_ms())
+"""
+    values, _twin = probe(tmp_path, micropython, body, policy=Policy(boot_cycle=us_to_cycles(boot_us)))
+    high, low, ms = (int(v) for v in values)
+    assert high == 0 and low < 0 and (low & 0xFFFF_FFFF) >= boot_us  # bit 31 set: a negative int
+    assert ms == (boot_us // 1000) % (1 << 30)
+
+
+def test_a_get_that_waits_past_the_watchdog_resets_the_board(tmp_path: Path, micropython: str) -> None:
+    body = "LOOP = 10\n" + LOGGER + """
+machine.WDT(timeout=100)
+sm.get()
+result("unreachable")
+"""
+    values, twin = probe(tmp_path, micropython, body)
+    assert values == [] and twin.boot.ended == "reset"
+    assert twin.watchdog_resets == 1
+    assert twin.hangs == 1 and twin.boot.blocks[0].end is None
+
+
+def test_a_gc_pause_stops_python_but_not_the_pio(tmp_path: Path, micropython: str) -> None:
+    table = Table.for_board()
+    table.edge(3, 0, us_to_cycles(2000))
+    body = "LOOP = 10\n" + LOGGER + """
+import gc
+t0 = time.ticks_us()
+gc.collect()
+result(time.ticks_diff(time.ticks_us(), t0), sm.rx_fifo())
+"""
+    values, twin = probe(tmp_path, micropython, body, table=table, policy=Policy(collect_us=5000))
+    assert int(values[0]) >= 5000 and values[1] == "1"
+    assert twin.gc_pauses == 1
+
+
+# -- the firmware on the twin ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def twin(micropython: str, tmp_path: Path) -> Iterator[TwinBoard]:
+    board = TwinBoard(tmp_path / "ttyTWIN", micropython=micropython)
+    board.plug()
+    yield board
+    board.close()
+
+
+def test_main_boots_on_the_fakes_and_answers_the_host_link(twin: TwinBoard) -> None:
+    link = BoardLink(str(twin.link))
+    link.start()
+    try:
+        info = link.info
+        assert info is not None and info.tick_hz == 62_500_000 and info.buttons == 7
+        assert link.request("PING", []).verb == "PONG"
+    finally:
+        link.close()
+    boot = twin.boot
+    assert sorted(sm for sm, *_ in boot.starts) == list(range(8))  # seven buttons and GO
+    assert [pin for sm, pin, *_ in sorted(boot.starts)] == [2, 3, 4, 5, 6, 7, 8, 9]
+    assert len(boot.sync_rises()) == 1 and twin.hangs == 0
+
+
+def test_reset_boots_a_new_process_with_a_new_boot_id_and_close_leaves_nothing(twin: TwinBoard) -> None:
+    link = BoardLink(str(twin.link))
+    link.start()
+    first = link.info.boot if link.info else ""
+    link.close()
+    old = twin._proc
+    twin.reset()
+    assert old is not None and old.poll() is not None
+    link = BoardLink(str(twin.link))
+    link.start()
+    try:
+        assert link.info is not None and link.info.boot != first
+    finally:
+        link.close()
+    proc = twin._proc
+    twin.close()
+    assert proc is not None and proc.poll() is not None and len(twin.boots) == 2
+    with pytest.raises(queue.Empty):
+        while True:
+            kind, *_ = twin.events.get_nowait()
+            assert kind == "end"

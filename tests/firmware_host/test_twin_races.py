@@ -1,0 +1,78 @@
+"""Defect 1 of issue 11 on the firmware twin: races through the unmodified main.py/hw_rp2.py with
+the timer placed adversarially and GC pauses at chosen points, every reported edge checked
+against the word the chip model logged (see twin_races.py).
+
+TWIN_RACES sets the acceptance run's race count (default 10,000), spread over TWIN_WORKERS
+processes (default 2).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
+
+from firmware_host.twin.board import Policy  # noqa: E402
+from twin_races import ADVERSARIAL, Check, policy, race_twin  # noqa: E402
+
+TODAY = "defect 1 of issue 11 (fails on the firmware before the fix)"
+
+
+def _summary(result: Check) -> str:
+    return f"{result.races} races, {result.edges} edges, faults {result.faults}: " + "; ".join(result.examples)
+
+
+@pytest.mark.xfail(strict=True, reason=TODAY)
+def test_a_timer_drain_between_rx_fifo_and_get_never_blocks_the_main_loop(tmp_path: Path, micropython: str) -> None:
+    """The 1 ms timer's drain runs right after the main loop's rx_fifo() whenever it can."""
+    pol = Policy(seed=11, timer_hold_us=1000, timer={"rx": 1_000_000})
+    result = race_twin(tmp_path / "tty", 300, 11, pol, micropython)
+    assert result.races >= 300 and (result.hangs, result.resets, result.lost, result.nogo) == (0, 0, 0, 0), _summary(result)
+
+
+@pytest.mark.xfail(strict=True, reason=TODAY)
+def test_a_gc_pause_between_two_pops_never_unwraps_a_word_a_wrap_wrong(tmp_path: Path, micropython: str) -> None:
+    """A 10 ms pause right after a get(): the PIO logs on, the later words are newer than the
+    time the drain read before it started."""
+    pol = Policy(seed=12, gc={"get": 150_000})
+    result = race_twin(tmp_path / "tty", 300, 12, pol, micropython)
+    assert result.races >= 300 and (result.wrapped, result.misstamped, result.time_broken) == (0, 0, 0), _summary(result)
+
+
+@pytest.mark.xfail(strict=True, reason=TODAY)
+def test_an_arming_is_stamped_after_sync_rises_and_keeps_the_time_promise(tmp_path: Path, micropython: str) -> None:
+    """SYNC's stamp may not precede the rise (every edge of the arming would be early), and a
+    pause between the stamp and the rise may not break TIME's promise."""
+    pol = Policy(seed=13, gc={"timerl": 30_000, "timerh": 30_000})
+    result = race_twin(tmp_path / "tty", 200, 13, pol, micropython)
+    assert result.races >= 200 and (result.sync_early, result.sync_late, result.time_broken) == (0, 0, 0), _summary(result)
+
+
+def _share(args: tuple[str, int, int, str]) -> Check:
+    link, races, seed, mpy = args
+    return race_twin(Path(link), races, seed, policy(seed, ADVERSARIAL), mpy)
+
+
+@pytest.mark.xfail(strict=True, reason=TODAY)
+def test_ten_thousand_adversarial_races_lose_and_misstamp_nothing(tmp_path: Path, micropython: str) -> None:
+    """Random presses with bounce bursts, the timer at adversarial points, 10 ms pauses after
+    pops, between timer reads and around SYNC: 0 hangs, 0 resets, 0 lost or mis-stamped edges."""
+    races = int(os.environ.get("TWIN_RACES", "10000"))
+    workers = max(1, int(os.environ.get("TWIN_WORKERS", "2")))
+    shares = [races // workers + (1 if k < races % workers else 0) for k in range(workers)]
+    jobs = [(str(tmp_path / f"tty{k}"), n, 1000 + k, micropython) for k, n in enumerate(shares)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(_share, jobs))
+    total = Check()
+    for r in results:
+        for name in total.__slots__:  # type: ignore[attr-defined]
+            value = getattr(r, name)
+            if isinstance(value, int):
+                setattr(total, name, getattr(total, name) + value)
+            else:
+                total.examples.extend(value[:3])
+    assert total.races >= races and total.gc > 0 and total.faults == {}, _summary(total)
