@@ -9,13 +9,23 @@ MicroPython unix port or CPython with hw_fake.FakeHardware on a pty. All timing 
 in the PIO edge loggers: this loop only unwraps their words, talks and schedules GO, so a slow
 USB write (up to 500 ms with no host reading) delays reports, never changes a timestamp.
 
-The hardware layer ``hw`` offers: ``tick_hz``, ``buttons``, ``boot_id``, ``now_us()``,
-``restart_loggers(loop_count) -> sync_us``, ``read_words() -> [(input, word, read_us)]``
-(input ``buttons`` is the GO logger), ``take_drops() -> [input]``, ``held() -> [bool]``,
-``go(on, btns)``, ``set_led(btn, on)``, ``read_input() -> bytes``, ``write(bytes)``,
-``idle(ms)``, ``feed()`` (the watchdog) and ``log(exc)`` (the fake prints, the board cannot:
-its stderr is the link).
+The hardware layer ``hw`` offers: ``tick_hz``, ``buttons``, ``boot_id``, ``chip``, ``board``,
+``refused``, ``now_us()``, ``stop_loggers()``, ``start_loggers(loop_count) -> sync_us`` (the
+time read after SYNC rose), ``read_words() -> [(input, word, read_us)]`` (input ``buttons`` is
+the GO logger; ``read_us`` read after the word left its FIFO), ``take_drops() -> [input]``,
+``held() -> [bool]``, ``go(on, btns)``, ``set_led(btn, on)``, ``read_input() -> bytes``,
+``write(bytes)``, ``idle(ms)``, ``feed()`` (the watchdog) and ``log(exc)`` (the fake prints, the
+board cannot: its stderr is the link). A refused layer (hw_rp2.LinkOnly: hardware the firmware
+does not support) offers only the link, ``now_us`` and ``feed``: the board answers HELLO, naming
+its ``chip`` and ``board``, and ``ERR code=board`` to every other request.
+
+Garbage collections run at quiet points (when a race is armed, and once a second while idle),
+so the automatic ones, which can come at any bytecode, are rarer; none of them can mis-stamp an
+edge (the stamps come from the PIO and the time a word is read after it left its FIFO), only a
+collection longer than four lockouts could overflow a FIFO (reported as DROP).
 """
+
+import gc
 
 import protocol as P
 import ticks as T
@@ -32,6 +42,36 @@ ARMED_FLASH_US = 150000
 WINNER_HALF_US = 500000
 LOSER_HALF_US = 100000
 MAX_RACE = 2147483647
+GC_IDLE_US = 1000000  # a collection at most this often while no race is armed
+SUPPORTED_CHIP = "RP2040"
+SUPPORTED_BOARDS = ("pico", "other")  # not a Pico W: its GP25 is the radio's line
+_BOARD_NAMES = (  # MicroPython's board names (sys.implementation._machine before " with ")
+    ("raspberry pi pico", "pico"), ("raspberry pi pico w", "pico_w"), ("raspberry pi pico2", "pico2"),
+    ("raspberry pi pico 2", "pico2"), ("raspberry pi pico2 w", "pico2_w"), ("raspberry pi pico 2 w", "pico2_w"),
+)
+
+
+
+def identify(machine_name):
+    # type: (str) -> tuple[str, str]
+    """(chip, board) from MicroPython's machine name, e.g. ``"Raspberry Pi Pico W with RP2040"``
+    -> ("RP2040", "pico_w"); an unknown board is "other", an unknown chip "unknown"."""
+    cut = machine_name.rfind(" with ")
+    name = machine_name[:cut] if cut >= 0 else machine_name
+    chip = machine_name[cut + 6 :] if cut >= 0 else ""
+    chip = "".join([ch for ch in chip.strip() if ch in P._VALUE_CHARS])[: P.MAX_VALUE] or "unknown"
+    name = " ".join(name.lower().split())
+    board = "other"
+    for known, short in _BOARD_NAMES:
+        if name == known:
+            board = short
+    return chip, board
+
+
+def supported(chip, board):
+    # type: (str, str) -> bool
+    return chip == SUPPORTED_CHIP and board in SUPPORTED_BOARDS
+
 
 IDLE = "idle"
 ARMED = "armed"
@@ -72,7 +112,9 @@ class Board:
         self.epoch = T.Epoch(0, self.tick_hz)
         self.lockout_ticks = 0
         self.next_time_us = 0
+        self.next_gc_us = 0
         self.start_us = 0
+        self.refused = hw.refused  # type: ignore[attr-defined]
 
     # -- sending --------------------------------------------------------------------------
 
@@ -110,9 +152,10 @@ class Board:
     def start(self):
         # type: () -> None
         self.start_us = self.hw.now_us()
-        self._restart(DEFAULT_LOCKOUT_US)
-        for btn in range(self.buttons):
-            self.hw.set_led(btn, False)
+        if not self.refused:
+            self._restart(DEFAULT_LOCKOUT_US)
+            for btn in range(self.buttons):
+                self.hw.set_led(btn, False)
         self.send("HELLO", self._hello_fields())
 
     def step(self):
@@ -122,6 +165,11 @@ class Board:
         if data:
             for line in self.lines.feed(data):
                 self.handle_line(line)
+        if self.refused:
+            return
+        if self.state == IDLE and now >= self.next_gc_us:
+            gc.collect()  # a quiet moment: no race, the FIFOs hold what comes meanwhile
+            self.next_gc_us = now + GC_IDLE_US
         self.poll_edges()
         self._drive_go(now)
         self._drive_leds(now)
@@ -194,10 +242,11 @@ class Board:
 
     def _restart(self, lockout_us):
         # type: (int) -> None
-        self.poll_edges()  # words of the old epoch are unwrapped against the old epoch
+        self.hw.stop_loggers()
+        self.poll_edges()  # every word of the old epoch, unwrapped against the old epoch
         loop = T.lockout_loop_count(T.us_to_ticks(lockout_us, self.tick_hz))
         self.lockout_ticks = loop + T.LOCKOUT_FIXED_TICKS
-        self.epoch = T.Epoch(self.hw.restart_loggers(loop), self.tick_hz)
+        self.epoch = T.Epoch(self.hw.start_loggers(loop), self.tick_hz)
         self.held = list(self.hw.held())
 
     # -- receiving ------------------------------------------------------------------------
@@ -238,6 +287,8 @@ class Board:
         now = self.hw.now_us()
         if verb == "HELLO":
             return "HELLO", self._hello_fields()
+        if self.refused:
+            return "ERR", [("code", P.ERR_BOARD)]
         if verb == "PING":
             return "PONG", [("ticks", self.epoch.now_ticks(now))]
         if verb == "ARM":
@@ -260,6 +311,7 @@ class Board:
         return [
             ("proto", P.PROTO), ("fw", FW_VERSION), ("tick_hz", self.tick_hz), ("buttons", self.buttons),
             ("boot", self.hw.boot_id), ("uptime_ms", (self.hw.now_us() - self.start_us) // 1000),
+            ("chip", self.hw.chip), ("board", self.hw.board),
         ]
 
     def _status_fields(self, now):
@@ -282,6 +334,7 @@ class Board:
         if race == self.race and self.state != IDLE:
             return "ARMED", self.arm_fields  # repeated: nothing restarts
         self._abort(now)
+        gc.collect()  # before the race, while nothing is timed: fewer collections during it
         self._restart(lockout_us)
         self.state = ARMED
         self.race = race

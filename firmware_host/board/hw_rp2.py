@@ -19,6 +19,19 @@ pin, no state machine and never reports. State machine i watches button slot i: 
 the RX FIFOs into a list so a USB write that blocks the main loop does not overflow them;
 FDEBUG's RXSTALL bits report a word a logger had to drop (the datasheet: set on a non-blocking
 PUSH to a full FIFO).
+
+The timer's callback is soft: MicroPython runs it between any two bytecodes of the main loop.
+So the FIFOs have one reader at a time: the main loop sets ``_busy`` while it reads them and
+the callback then leaves them alone (otherwise it could empty a FIFO between the main loop's
+``rx_fifo()`` and its ``get()``, which then waits for that logger's next edge: a lost GO word
+is a watchdog reset). Each word is paired with the µs timer read after it was popped, so a
+garbage collection in the middle of a drain cannot leave a word newer than its time (it would
+be unwrapped 2**31 ticks early). SYNC's time is read right after SYNC rises; if the read before
+and the read after are more than ``SYNC_GAP_US`` apart (a pause in between), the loggers are
+armed again.
+
+``LinkOnly`` is the link alone, for hardware this firmware refuses (main.py checks the chip and
+board before anything here touches a pin or a register).
 """
 
 import machine
@@ -37,8 +50,10 @@ BUTTON_PINS = getattr(_pins, "BUTTON_PINS", (2, 3, 4, 5, 6, 7, 8))
 GO_PIN = getattr(_pins, "GO_PIN", 9)
 LED_PINS = getattr(_pins, "LED_PINS", (10, 11, 12, 13, 14, 15, 16))
 SYNC_PIN = getattr(_pins, "SYNC_PIN", 22)
-STATUS_LED = 25
+STATUS_LED = 25  # a plain Pico's LED (on a Pico W, GP25 is the radio's line: never driven)
 WDT_TIMEOUT_MS = 4000
+SYNC_GAP_US = 100  # longest credible time between the two timer reads around raising SYNC
+SYNC_TRIES = 4  # armings tried before a late SYNC stamp is accepted (late is safe, early is not)
 
 _PIO_FDEBUG = (0x50200008, 0x50300008)  # PIO0, PIO1: RXSTALL in bits 0-3
 _TIMERAWH = 0x40054024
@@ -55,12 +70,70 @@ def disable_watchdog():
     machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
 
 
-class Hardware:
-    def __init__(self):
-        # type: () -> None
+class _Link:
+    """The USB link (stdin/stdout) and what every board answers HELLO with."""
+
+    refused = False
+
+    def __init__(self, chip, board):
+        # type: (str, str) -> None
+        self.chip = chip
+        self.board = board
         self.tick_hz = machine.freq() // 2
         self.buttons = len(BUTTON_PINS)
         self.boot_id = "%08X" % (int.from_bytes(__import__("os").urandom(4), "big") | 1)
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._stdin = sys.stdin.buffer
+        self._stdout = sys.stdout.buffer
+
+    def read_input(self):
+        # type: () -> bytes
+        chunk = b""
+        while len(chunk) < 256 and self._poll.poll(0):
+            chunk += self._stdin.read(1)
+        return chunk
+
+    def write(self, data):
+        # type: (bytes) -> None
+        self._stdout.write(data)
+
+    def idle(self, ms):
+        # type: (int) -> None
+        self._poll.poll(ms)
+
+    def log(self, exc):
+        # type: (BaseException) -> None
+        return None  # stderr is the USB link: nothing may be printed
+
+
+class LinkOnly(_Link):
+    """Hardware this firmware refuses (an RP2350, a Pico W): no pins, no state machines, no
+    registers, no watchdog. The board answers HELLO (naming its chip and board) and nothing else."""
+
+    refused = True
+
+    def __init__(self, chip, board):
+        # type: (str, str) -> None
+        import time
+
+        _Link.__init__(self, chip, board)
+        self._time = time
+        self._start_ms = time.ticks_ms()
+
+    def now_us(self):
+        # type: () -> int
+        return self._time.ticks_diff(self._time.ticks_ms(), self._start_ms) * 1000
+
+    def feed(self):
+        # type: () -> None
+        return None
+
+
+class Hardware(_Link):
+    def __init__(self, chip="RP2040", board="pico"):
+        # type: (str, str) -> None
+        _Link.__init__(self, chip, board)
         self._sync = machine.Pin(SYNC_PIN, machine.Pin.OUT, value=0)
         self._go = machine.Pin(GO_PIN, machine.Pin.OUT, value=0)
         self._buttons = [
@@ -76,10 +149,7 @@ class Hardware:
             self._sms.append((i, rp2.StateMachine(i, program, freq=machine.freq(), in_base=p, jmp_pin=p)))
         self._words = []  # type: list[tuple[int, int, int]]
         self._drops = []  # type: list[int]
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._stdin = sys.stdin.buffer
-        self._stdout = sys.stdout.buffer
+        self._busy = False  # the main loop is reading the FIFOs: the timer's callback keeps off
         self._timer = machine.Timer(period=1, mode=machine.Timer.PERIODIC, callback=self._drain)
         self._wdt = machine.WDT(timeout=WDT_TIMEOUT_MS)
 
@@ -95,10 +165,24 @@ class Hardware:
 
     def _drain(self, _timer=None):
         # type: (object) -> None
-        now = self.now_us()
+        """The 1 ms timer's callback (soft: it runs between two bytecodes of the main loop)."""
+        if self._busy:
+            return  # the main loop is reading the FIFOs and takes every word
+        self._busy = True
+        try:
+            self._pop_all()
+        finally:
+            self._busy = False
+
+    def _pop_all(self):
+        # type: () -> None
+        """Every word in the RX FIFOs into ``_words`` (only with ``_busy`` set)."""
+        words = self._words
+        now_us = self.now_us
         for i, sm in self._sms:
             while sm.rx_fifo():
-                self._words.append((i, sm.get(), now))
+                word = sm.get()
+                words.append((i, word, now_us()))  # read after the pop: the edge is older
         for block in (0, 1):
             stalled = machine.mem32[_PIO_FDEBUG[block]] & 0xF
             if stalled:
@@ -107,34 +191,55 @@ class Hardware:
                     if stalled & (1 << k):
                         self._drops.append(block * 4 + k)
 
-    def restart_loggers(self, loop_count):
-        # type: (int) -> int
+    def stop_loggers(self):
+        # type: () -> None
+        """Lower SYNC and stop every logger; their last words stay for ``read_words``."""
         self._sync.value(0)
         for _, sm in self._sms:
             sm.active(0)
-        self._drain()
-        self._words = []
-        for _, sm in self._sms:
-            while sm.rx_fifo():
-                sm.get()
-            sm.restart()  # back to the program's first instruction, ISR and counters cleared
-            sm.put(loop_count)
-            sm.active(1)  # pulls the lockout, sets X, waits for SYNC
-        for block in (0, 1):
-            machine.mem32[_PIO_FDEBUG[block]] = 0xF
-        sync_us = self.now_us()
-        self._sync.value(1)  # every logger leaves its wait in this cycle
-        return sync_us
+
+    def start_loggers(self, loop_count):
+        # type: (int) -> int
+        """Empty the FIFOs, restart every logger with ``loop_count`` and raise SYNC; returns the
+        µs time read right after SYNC rose (at most SYNC_GAP_US late unless every try paused)."""
+        self._busy = True
+        try:
+            for _ in range(SYNC_TRIES):
+                self.stop_loggers()
+                for _, sm in self._sms:
+                    while sm.rx_fifo():  # words of an epoch already read, or of a failed try
+                        sm.get()
+                    sm.restart()  # back to the program's first instruction, ISR and counters cleared
+                    sm.put(loop_count)
+                    sm.active(1)  # pulls the lockout, sets X, waits for SYNC
+                for block in (0, 1):
+                    machine.mem32[_PIO_FDEBUG[block]] = 0xF
+                before_us = self.now_us()
+                self._sync.value(1)  # every logger leaves its wait in this cycle
+                sync_us = self.now_us()
+                if sync_us - before_us <= SYNC_GAP_US:
+                    break
+            return sync_us
+        finally:
+            self._busy = False
 
     def read_words(self):
         # type: () -> list[tuple[int, int, int]]
-        self._drain()
-        words, self._words = self._words, []
+        self._busy = True
+        try:
+            self._pop_all()
+            words, self._words = self._words, []
+        finally:
+            self._busy = False
         return words
 
     def take_drops(self):
         # type: () -> list[int]
-        drops, self._drops = self._drops, []
+        self._busy = True
+        try:
+            drops, self._drops = self._drops, []
+        finally:
+            self._busy = False
         return drops
 
     def held(self):
@@ -158,28 +263,9 @@ class Hardware:
         if led is not None:
             led.value(1 if on else 0)
 
-    def read_input(self):
-        # type: () -> bytes
-        chunk = b""
-        while len(chunk) < 256 and self._poll.poll(0):
-            chunk += self._stdin.read(1)
-        return chunk
-
-    def write(self, data):
-        # type: (bytes) -> None
-        self._stdout.write(data)
-
-    def idle(self, ms):
-        # type: (int) -> None
-        self._poll.poll(ms)
-
     def feed(self):
         # type: () -> None
         self._wdt.feed()
-
-    def log(self, exc):
-        # type: (BaseException) -> None
-        return None  # stderr is the USB link: nothing may be printed
 
     def all_off(self):
         # type: () -> None

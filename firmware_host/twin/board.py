@@ -106,6 +106,7 @@ class Boot:
     stalls: list[tuple[int, int, int]] = field(default_factory=list)  # (sm, cycle, word) dropped
     gc_pauses: list[tuple[int, int, str]] = field(default_factory=list)  # (cycle, us, where)
     resets: list[tuple[int, str]] = field(default_factory=list)  # (cycle, why)
+    driven: list[int] = field(default_factory=list)  # every pin the firmware drove, first drive first
     stats: dict[str, str] = field(default_factory=dict)
     ended: str | None = None  # how the process ended (returned, reset, exit, crash)
     cycle: int = 0  # the latest cycle the board reported
@@ -344,6 +345,8 @@ class TwinBoard:
         elif what == "reset":
             boot.resets.append((int(args[0]), args[1]))
             self.events.put(("reset", boot.number, args[1]))
+        elif what == "drive":
+            boot.driven.append(int(args[0]))
         elif what == "stats":
             boot.stats = dict(a.split("=", 1) for a in args)
         elif what == "end":

@@ -56,7 +56,8 @@ def test_handshake_reports_the_board_and_ignores_what_came_before(rig: BoardRig,
     assert sim.interpreter == "micropython"
     info = rig.info
     assert info is not None
-    assert (info.proto, info.fw, info.tick_hz, info.buttons) == ((1, 0), "0.1.0", 62_500_000, 7)
+    assert (info.proto, info.fw, info.tick_hz, info.buttons) == ((P.PROTO_MAJOR, P.PROTO_MINOR), "0.1.0", 62_500_000, 7)
+    assert (info.chip, info.board) == ("RP2040", "pico")  # the simulated board says it is a Pico
     assert rig.resolution_ns == 16
     c = rig.counters
     # the board's power-up HELLO sat in the pty before the host asked: ignored, not "bad"

@@ -2,6 +2,11 @@
 the timer placed adversarially and GC pauses at chosen points, every reported edge checked
 against the word the chip model logged (see twin_races.py).
 
+Each test failed on the firmware before the fix (commit 9b6124d, where they were marked
+xfail(strict=True)): the timer drain between rx_fifo() and get() blocked the main loop into a
+watchdog reset within 8 races; a pause after a pop unwrapped words 2**31 ticks wrong (3 in 221
+races) and broke TIME's promise; every arming was stamped 500 cycles before SYNC rose.
+
 TWIN_RACES sets the acceptance run's race count (default 10,000), spread over TWIN_WORKERS
 processes (default 2).
 """
@@ -19,14 +24,12 @@ pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
 from firmware_host.twin.board import Policy  # noqa: E402
 from twin_races import ADVERSARIAL, Check, policy, race_twin  # noqa: E402
 
-TODAY = "defect 1 of issue 11 (fails on the firmware before the fix)"
 
 
 def _summary(result: Check) -> str:
     return f"{result.races} races, {result.edges} edges, faults {result.faults}: " + "; ".join(result.examples)
 
 
-@pytest.mark.xfail(strict=True, reason=TODAY)
 def test_a_timer_drain_between_rx_fifo_and_get_never_blocks_the_main_loop(tmp_path: Path, micropython: str) -> None:
     """The 1 ms timer's drain runs right after the main loop's rx_fifo() whenever it can."""
     pol = Policy(seed=11, timer_hold_us=1000, timer={"rx": 1_000_000})
@@ -34,7 +37,6 @@ def test_a_timer_drain_between_rx_fifo_and_get_never_blocks_the_main_loop(tmp_pa
     assert result.races >= 300 and (result.hangs, result.resets, result.lost, result.nogo) == (0, 0, 0, 0), _summary(result)
 
 
-@pytest.mark.xfail(strict=True, reason=TODAY)
 def test_a_gc_pause_between_two_pops_never_unwraps_a_word_a_wrap_wrong(tmp_path: Path, micropython: str) -> None:
     """A 10 ms pause right after a get(): the PIO logs on, the later words are newer than the
     time the drain read before it started."""
@@ -43,7 +45,6 @@ def test_a_gc_pause_between_two_pops_never_unwraps_a_word_a_wrap_wrong(tmp_path:
     assert result.races >= 300 and (result.wrapped, result.misstamped, result.time_broken) == (0, 0, 0), _summary(result)
 
 
-@pytest.mark.xfail(strict=True, reason=TODAY)
 def test_an_arming_is_stamped_after_sync_rises_and_keeps_the_time_promise(tmp_path: Path, micropython: str) -> None:
     """SYNC's stamp may not precede the rise (every edge of the arming would be early), and a
     pause between the stamp and the rise may not break TIME's promise."""
@@ -57,7 +58,6 @@ def _share(args: tuple[str, int, int, str]) -> Check:
     return race_twin(Path(link), races, seed, policy(seed, ADVERSARIAL), mpy)
 
 
-@pytest.mark.xfail(strict=True, reason=TODAY)
 def test_ten_thousand_adversarial_races_lose_and_misstamp_nothing(tmp_path: Path, micropython: str) -> None:
     """Random presses with bounce bursts, the timer at adversarial points, 10 ms pauses after
     pops, between timer reads and around SYNC: 0 hangs, 0 resets, 0 lost or mis-stamped edges."""

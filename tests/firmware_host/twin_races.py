@@ -4,7 +4,8 @@ The host speaks the board protocol directly (firmware_host/board/protocol.py), s
 short races run through the real main.py, firmware.py and hw_rp2.py on the twin. Every word the
 chip model pushed is then matched with what the board reported: per arming and state machine,
 the same edges in the same order, each stamped ``ARMED ticks + the word's count`` (the unwrap),
-and that arming's stamp within ``SYNC_SLACK_CYCLES`` after the cycle SYNC really rose. TIME
+and that arming's stamp within ``SYNC_SLACK_CYCLES`` after the cycle SYNC really rose (the
+count unwrapped with the cycle the chip pushed the word at: an arming may outlast 2**31 ticks). TIME
 heartbeats must never be followed by an edge stamped before them.
 """
 
@@ -25,6 +26,7 @@ from firmware_host.twin.table import BOUNCE_MAX_CYCLES, Table, us_to_cycles
 
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8)
 GO_SM = 7
+WRAP = 1 << 31
 WAIT_S = 20.0
 LOCKOUT_US = 5000  # 5 ms: at most 3 words of one logger within a 10 ms GC pause and a drain
 SYNC_SLACK_CYCLES = 100 * 125 + 250  # the firmware re-arms if SYNC's stamp may be later than 100 us
@@ -206,7 +208,9 @@ def check(boot: Boot, frames: list[tuple[str, dict[str, str]]], result: Check | 
             if len(told) != len(pushed):  # a word lost in the middle: the stamps cannot be paired
                 continue
             for (cycle, word), (level, ticks) in zip(pushed, told):
-                want = base + word_count(word)
+                count = word_count(word)  # modulo 2**31: the arming may have lasted longer
+                count += round(((cycle - sync) // 2 - count) / WRAP) * WRAP
+                want = base + count
                 if level != word_level(word):
                     out.wrong_level += 1
                 if ticks != want:

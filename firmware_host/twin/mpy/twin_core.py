@@ -102,8 +102,10 @@ class Bus:
 
     def request(self, line):
         self._notes.append(line)
-        self.flush()
         self.requests += 1
+        if self.requests % 128 == 0 and core is not None:
+            self._notes.append(core.stats())  # the counters now and then, not only at the end
+        self.flush()
         reply = self._r.readline()
         if not reply:
             raise SystemExit(3)  # the test went away
@@ -294,6 +296,7 @@ class Core:
     def drive(self, pin, level):
         if pin not in self.outputs:
             self.driven.append(pin)
+            self.bus.note("E drive %d %d %d\n" % (pin, level, self.now))
         old = self.outputs.get(pin)
         self.outputs[pin] = level
         if old != level and (pin == self.sync_pin or pin in self.watched):
