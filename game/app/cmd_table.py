@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..controller import Notice, Stage, Step, Table, TableSettings, step
@@ -41,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
             fail(str(exc))
         settings, seed = log.settings, log.seed
         players = settings.seats
-        if log.dropped:
-            _say(args, f"note: {log.dropped}")
+        for notice in log.notices:  # on stderr, with --json too: a loss is never quiet
+            print(f"note: {notice}", file=sys.stderr, flush=True)
     try:
         table, steps = _play(args, settings, seed, players, log)
     except BadTableLog as exc:

@@ -1,90 +1,350 @@
 """The table's log in SQLite: every input with the commands and events it caused, written
-(WAL, synchronous) before any effect runs, so a crash or a pulled plug loses nothing.
+(WAL, ``synchronous=FULL``) before any effect runs, so a crash or a pulled plug loses nothing,
+and anything that does go missing or wrong is *said*, never resumed from quietly.
 
-One row per input, with a CRC of its body: a torn last row (a write cut off by power loss or a
-damaged sector) is detected, reported and dropped; a damaged row before the last is refused,
-since nothing after it could be trusted. A log of another format version is refused.
+How a lost step is noticed (format version 2):
+
+- **Chain.** Each row's body carries its step number and the CRC of the row before it (the
+  first row: the CRC of the meta table), and the row's CRC covers the body. A row removed,
+  repeated, reordered, modified or spliced in from another game breaks the chain at that step.
+  A damaged row before the last is refused (nothing after it can be trusted); a damaged last
+  row is a torn write: dropped, and said.
+- **Mirror.** SQLite's own checks cannot see a WAL that vanished, was truncated, zeroed or
+  damaged: the database just looks shorter. So the step count and the last row's CRC are
+  mirrored in ``<log>-mirror``, a small file outside SQLite: two checksummed 32-byte slots in
+  separate 4 KiB pages, step *n* overwriting slot *n* mod 2 and ``fdatasync``-ed after the row
+  is committed. A torn slot leaves the other one, one step behind, which is what a kill between
+  the commit and the mirror write leaves too; so a log one step *ahead* of its mirror is normal,
+  and a log *behind* its mirror lost its last steps: resumed with a notice that says how many.
+  A mirror that is missing, damaged, older or of another game is said too (losses at the end
+  cannot then be ruled out). A rewrite of the whole mirror (creation, after a loss was said)
+  goes through a file beside it, ``fsync`` and rename.
+- **Creation is atomic.** A new log is built beside (``<log>.new``), closed, ``fsync``-ed and
+  renamed into place, then the folder is ``fsync``-ed: a kill during creation leaves no log, or
+  a whole empty one. An empty or missing log with nothing in its WAL is a creation that was cut
+  off (by an older rig) and starts anew with a notice; an empty log whose mirror counted steps
+  was emptied, and is refused.
+
+What the mirror costs per step (``bench/bench_tablelog.py``): one ``fdatasync`` of one page,
+next to the WAL commit's own ``fsync``. Every open runs SQLite's ``quick_check``.
+
+Logs of format version 1 (no chain, no mirror) are refused with a message saying so: their
+losses could not be told apart from a short game. Every problem is one sentence: the notices
+of an open log are in :attr:`TableLog.notices`; a log that cannot be resumed raises
+:class:`BadTableLog`.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
+import struct
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..codec import RECORD_TYPES, dumps, from_dict, to_dict
-from ..controller import Step, TableSettings
+from ..controller import Stage, Step, TableSettings
 from ..controller.inputs import INPUT_TYPES, Input
 from ..controller.resume import LoggedStep
 from ..errors import BadTableLog, GameError
 
 FORMAT = "cheating-moth-table-log"
-VERSION = 1
+VERSION = 2
+#: The files of one log, as suffixes of its path (move them together).
+LOG_SUFFIXES = ("", "-wal", "-shm", "-mirror")
 _INPUTS: dict[str, type[Any]] = {t.__name__: t for t in INPUT_TYPES}
 _SETTINGS: dict[str, type[Any]] = {"TableSettings": TableSettings}
+_WAL_HEADER_BYTES = 32
 
+# --- the mirror --------------------------------------------------------------------------------
+
+_MAGIC = b"CMTM"
+_SLOT = struct.Struct("<4sBB2x8sQI")          # magic, layout, over, game, steps, last row's CRC
+_SLOT_BYTES = _SLOT.size + 4                  # + the slot's own CRC
+_SLOT_OFFSETS = (0, 4096)
+
+
+@dataclass(frozen=True, slots=True)
+class Mirrored:
+    """What the mirror says: the game, how many steps were logged, the last one's CRC."""
+
+    game: bytes
+    steps: int
+    last_crc: int
+    over: bool = False
+
+    def pack(self) -> bytes:
+        body = _SLOT.pack(_MAGIC, 1, int(self.over), self.game, self.steps, self.last_crc)
+        return body + struct.pack("<I", zlib.crc32(body))
+
+
+def mirror_path(path: Path) -> Path:
+    return Path(str(path) + "-mirror")
+
+
+def read_mirror(path: Path) -> tuple[Mirrored | None, str]:
+    """The mirror of the log at ``path`` and ``""``, or ``None`` and what is wrong with it."""
+    try:
+        data = mirror_path(path).read_bytes()
+    except FileNotFoundError:
+        return None, "missing"
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror})"
+    best: Mirrored | None = None
+    for offset in _SLOT_OFFSETS:
+        slot = data[offset:offset + _SLOT_BYTES]
+        if len(slot) < _SLOT_BYTES or zlib.crc32(slot[:-4]) != struct.unpack("<I", slot[-4:])[0]:
+            continue
+        magic, layout, over, game, steps, last_crc = _SLOT.unpack(slot[:-4])
+        if magic == _MAGIC and layout == 1 and (best is None or steps > best.steps):
+            best = Mirrored(game, steps, last_crc, bool(over))
+    return (best, "") if best is not None else (None, "damaged")
+
+
+def _write_mirror(path: Path, state: Mirrored) -> int:
+    """Replace the whole mirror atomically; returns a descriptor open on it for the steps."""
+    target = mirror_path(path)
+    tmp = Path(str(target) + ".new")
+    page = state.pack().ljust(_SLOT_OFFSETS[1], b"\0") + state.pack()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, page)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, target)
+    _fsync_dir(target.parent)
+    return os.open(target, os.O_RDWR)
+
+
+def _has_tables(path: Path) -> bool:
+    """Whether an empty or missing log's WAL holds any table (SQLite reads it on open)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+    finally:
+        db.close()
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --- the log -----------------------------------------------------------------------------------
 
 class TableLog:
-    """An open log. ``steps`` are the good rows; ``dropped`` says what was dropped, if anything."""
+    """An open log. ``steps`` are the good rows; ``notices`` are one sentence each about what
+    was dropped, lost or could not be checked (empty when all is well)."""
 
-    def __init__(self, path: Path, db: sqlite3.Connection, settings: TableSettings, seed: int,
-                 t0_ns: int, steps: list[LoggedStep], dropped: str | None) -> None:
+    def __init__(self, path: Path, db: sqlite3.Connection, mirror_fd: int, game: bytes,
+                 settings: TableSettings, seed: int, t0_ns: int, steps: list[LoggedStep],
+                 last_crc: int, notices: tuple[str, ...]) -> None:
         self.path = path
         self._db = db
+        self._mirror_fd = mirror_fd
+        self.game = game
         self.settings = settings
         self.seed = seed
         self.t0_ns = t0_ns
         self.steps = steps
-        self.dropped = dropped
+        self.notices = notices
+        self._count = len(steps)
+        self._last_crc = last_crc
+
+    @property
+    def dropped(self) -> str | None:
+        """The notices as one text, or None (older callers)."""
+        return " ".join(self.notices) or None
+
+    @property
+    def count(self) -> int:
+        """Steps in the log now, appended ones included."""
+        return self._count
 
     @classmethod
     def open(cls, path: str | Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
         """Open ``path``, creating it for a new game with these settings; an existing log keeps
-        its own settings and seed (it is resumed)."""
+        its own settings and seed (it is resumed). Raises :class:`BadTableLog` with the reason
+        if it cannot be resumed."""
         path = Path(path)
-        existed = path.exists() and path.stat().st_size > 0
         try:
-            db = sqlite3.connect(path, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            if not existed:
-                _create(db, settings, seed, t0_ns)
-            meta = _meta(db, path)
-            steps, dropped = _load(db, path)
-        except sqlite3.DatabaseError as exc:
+            return _open(path, settings, seed, t0_ns)
+        except sqlite3.Error as exc:
             raise BadTableLog(f"{path} is not a table log this rig can read ({exc}): "
                               "give another --db path or remove the file") from None
-        return cls(path, db, meta[0], meta[1], meta[2], steps, dropped)
+        except OSError as exc:
+            raise BadTableLog(f"{path} cannot be opened or created ({exc.strerror or exc}): "
+                              "give a --db path in a folder that exists and is writable") from None
 
     def append(self, event: Input, made: Step) -> None:
-        """Write one step; returns once it is on disk."""
-        body = json.dumps({"input": to_dict(event), "commands": [to_dict(c) for c in made.commands],
+        """Write one step; returns once it is on disk, with its mirror."""
+        n = self._count + 1
+        body = json.dumps({"step": n, "prev": self._last_crc, "input": to_dict(event),
+                           "commands": [to_dict(c) for c in made.commands],
                            "events": [to_dict(e) for e in made.events]}, separators=(",", ":"))
-        self._db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, zlib.crc32(body.encode())))
+        crc = zlib.crc32(body.encode())
+        self._db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, crc))
+        self._count, self._last_crc = n, crc
+        state = Mirrored(self.game, n, crc, made.table.stage is Stage.GAME_OVER)
+        os.pwrite(self._mirror_fd, state.pack(), _SLOT_OFFSETS[n % 2])
+        os.fdatasync(self._mirror_fd)
 
     def close(self) -> None:
         self._db.close()
+        if self._mirror_fd >= 0:
+            os.close(self._mirror_fd)
+            self._mirror_fd = -1
 
 
-def _create(db: sqlite3.Connection, settings: TableSettings, seed: int, t0_ns: int) -> None:
-    db.execute("BEGIN")
-    db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    db.execute("CREATE TABLE steps(seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL, "
-               "crc INTEGER NOT NULL)")
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [
-        ("format", FORMAT), ("version", str(VERSION)), ("settings", dumps(settings)),
-        ("seed", str(seed)), ("t0_ns", str(t0_ns)),
-    ])
-    db.execute("COMMIT")
-
-
-def _meta(db: sqlite3.Connection, path: Path) -> tuple[TableSettings, int, int]:
+def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
+    mirrored, mirror_problem = read_mirror(path)
+    size = path.stat().st_size if path.exists() else None
+    wal = Path(str(path) + "-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    notices: list[str] = []
+    if not size and wal_size > _WAL_HEADER_BYTES and not _has_tables(path):
+        wal_size = 0                 # a WAL of a creation cut off (by an older rig): no steps
+    if not size and wal_size <= _WAL_HEADER_BYTES:
+        counted = mirrored is not None and mirrored.steps > 0 and not mirrored.over
+        if counted and size == 0:
+            assert mirrored is not None
+            raise BadTableLog(f"{path} is empty, but its mirror says game {mirrored.game.hex()} "
+                              f"had logged {mirrored.steps} steps in it: the log was lost; move "
+                              "it aside (with its -mirror file) to start a new game")
+        if counted:
+            assert mirrored is not None
+            notices.append(f"the log {path} of game {mirrored.game.hex()} ({mirrored.steps} steps) "
+                           "was missing: a new game was started")
+        elif size == 0:
+            notices.append(f"the log {path} was empty (its creation was cut off): a new game was started")
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        _create(path, settings, seed, t0_ns)
+        mirrored, mirror_problem = read_mirror(path)
+    db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
     try:
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        db.text_factory = bytes
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != b"ok":
+            raise BadTableLog(f"{path} is damaged (SQLite: {_text(check)[:120]}): the log cannot be resumed")
+        meta = _meta(db, path)
+        steps, crcs, torn = _load(db, path, meta.crc)
+        if torn:
+            notices.append(torn)
+        last_crc = crcs[-1]
+        known = _compare(path, meta, crcs, mirrored, mirror_problem, bool(torn))
+        notices.extend(known[0])
+        fd = (os.open(mirror_path(path), os.O_RDWR) if known[1] is None
+              else _write_mirror(path, known[1]))
+    except BaseException:
+        db.close()
+        raise
+    return TableLog(path, db, fd, meta.game, meta.settings, meta.seed, meta.t0_ns, steps,
+                    last_crc, tuple(notices))
+
+
+def _compare(path: Path, meta: _Meta, crcs: list[int], mirrored: Mirrored | None,
+             problem: str, torn: bool) -> tuple[list[str], Mirrored | None]:
+    """The notices from comparing the log (``crcs``: the meta's, then each step's) with its
+    mirror, and the mirror to write (None: it is right as it is)."""
+    count = len(crcs) - 1
+    now = Mirrored(meta.game, count, crcs[-1])
+    where = f"{path} (game {meta.game.hex()})"
+    if mirrored is None:
+        if problem == "new" or count == 0:
+            return [], now
+        return [f"the mirror of {where} is {problem}, so steps lost at the end cannot be ruled "
+                f"out: the game resumes after step {count}"], now
+    if mirrored.game != meta.game:
+        if count == 0:
+            return [], now   # a creation cut off before its mirror was written
+        return [f"the mirror of {where} belongs to game {mirrored.game.hex()}, so steps lost at "
+                f"the end cannot be ruled out: the game resumes after step {count}"], now
+    if mirrored.steps <= count and crcs[mirrored.steps] != mirrored.last_crc:
+        raise BadTableLog(f"step {mirrored.steps} of {where} is not the step that was logged "
+                          "(its checksum differs from the mirror's): the log cannot be resumed safely")
+    if mirrored.steps > count:
+        lost = mirrored.steps - count
+        if torn and lost == 1:
+            return [], now          # the torn step was the only one: said already
+        return [f"{where} lost its last {lost} logged step{'s' * (lost != 1)} (its mirror "
+                f"counted {mirrored.steps}): the game resumes after step {count}"], now
+    if mirrored.steps == count:
+        return [], None
+    if mirrored.steps == count - 1 and not torn:
+        return [], now              # killed between the commit and the mirror write
+    return [f"the mirror of {where} counted {mirrored.steps} steps, not the {count} in the "
+            f"log, so it is older than the log and steps lost at the end cannot be ruled out: "
+            f"the game resumes after step {count}"], now
+
+
+@dataclass(frozen=True, slots=True)
+class _Meta:
+    game: bytes
+    settings: TableSettings
+    seed: int
+    t0_ns: int
+    crc: int
+
+
+def _meta_crc(meta: dict[str, str]) -> int:
+    return zlib.crc32(json.dumps(sorted((k, v) for k, v in meta.items() if k != "check")).encode())
+
+
+def _create(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> None:
+    """Build a new empty log beside ``path`` and rename it into place (see the module doc)."""
+    tmp = Path(str(path) + ".new")
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(tmp) + suffix).unlink(missing_ok=True)
+    game = secrets.token_bytes(8)
+    meta = {"format": FORMAT, "version": str(VERSION), "game": game.hex(),
+            "settings": dumps(settings), "seed": str(seed), "t0_ns": str(t0_ns)}
+    meta["check"] = str(_meta_crc(meta))
+    db = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        db.execute("BEGIN")
+        db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("CREATE TABLE steps(seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL, "
+                   "crc INTEGER NOT NULL)")
+        db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+        db.execute("COMMIT")
+        db.execute("PRAGMA journal_mode=WAL")
+    finally:
+        db.close()
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+    os.close(_write_mirror(path, Mirrored(game, 0, int(meta["check"]))))
+
+
+def _text(value: object) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _meta(db: sqlite3.Connection, path: Path) -> _Meta:
+    try:
+        rows = db.execute("SELECT key, value FROM meta").fetchall()
     except sqlite3.OperationalError:
         raise BadTableLog(f"{path} is not a table log (no meta table): give another --db path") from None
+    try:
+        meta = {k.decode(): v.decode() for k, v in rows}
+    except (AttributeError, UnicodeDecodeError):
+        raise BadTableLog(f"{path} has a damaged meta table (not text): start a new log") from None
     if meta.get("format") != FORMAT:
         raise BadTableLog(f"{path} is not a table log (format {meta.get('format')!r}): give another --db path")
     if meta.get("version") != str(VERSION):
@@ -92,32 +352,45 @@ def _meta(db: sqlite3.Connection, path: Path) -> tuple[TableSettings, int, int]:
                           f"reads version {VERSION}: finish that game with the matching version or "
                           "start a new log")
     try:
+        if int(meta["check"]) != _meta_crc(meta):
+            raise ValueError("checksum mismatch")
         settings = from_dict(json.loads(meta["settings"]), _SETTINGS)
-        return settings, int(meta["seed"]), int(meta["t0_ns"])
+        return _Meta(bytes.fromhex(meta["game"]), settings, int(meta["seed"]), int(meta["t0_ns"]),
+                     int(meta["check"]))
     except (GameError, KeyError, ValueError) as exc:
         raise BadTableLog(f"{path} has damaged settings ({exc}): start a new log") from None
 
 
-def _load(db: sqlite3.Connection, path: Path) -> tuple[list[LoggedStep], str | None]:
+def _load(db: sqlite3.Connection, path: Path, first_prev: int) -> tuple[list[LoggedStep], list[int], str]:
+    """The good rows, the CRCs (the meta's, then each good row's), and a notice if a torn last
+    row was dropped."""
     rows = db.execute("SELECT seq, body, crc FROM steps ORDER BY seq").fetchall()
     steps: list[LoggedStep] = []
+    crcs = [first_prev]
+    prev = first_prev
     for i, (seq, body, crc) in enumerate(rows):
         try:
-            steps.append(_decode(body, crc))
+            steps.append(_decode(body, crc, i + 1, prev))
         except (GameError, ValueError, TypeError, KeyError) as exc:
             if i == len(rows) - 1:
                 db.execute("DELETE FROM steps WHERE seq = ?", (seq,))
-                return steps, (f"the last record of {path} (step {i + 1}) was torn ({exc}) and "
-                               f"was dropped; the game resumes after step {i}")
+                return steps, crcs, (f"the last record of {path} (step {i + 1}) was torn ({exc}) "
+                                     f"and was dropped; the game resumes after step {i}")
             raise BadTableLog(f"step {i + 1} of {path} is damaged ({exc}) and {len(rows) - i - 1} "
                               "steps follow it: the log cannot be resumed safely") from None
-    return steps, None
+        prev = crc
+        crcs.append(crc)
+    return steps, crcs, ""
 
 
-def _decode(body: object, crc: object) -> LoggedStep:
-    if not isinstance(body, str) or zlib.crc32(body.encode()) != crc:
+def _decode(body: object, crc: object, number: int, prev: int) -> LoggedStep:
+    if not isinstance(body, bytes) or zlib.crc32(body) != crc:
         raise ValueError("checksum mismatch")
-    data = json.loads(body)
+    data = json.loads(body.decode())
+    if data.get("step") != number:
+        raise ValueError(f"it says it is step {data.get('step')!r}: a step is missing or out of order")
+    if data.get("prev") != prev:
+        raise ValueError("it does not follow the step before it")
     return LoggedStep(
         input=from_dict(data["input"], _INPUTS),
         commands=tuple(from_dict(c, RECORD_TYPES) for c in data["commands"]),

@@ -90,10 +90,10 @@ def test_a_torn_last_record_is_reported_and_dropped(tmp_path: Path, capsys: pyte
     with sqlite3.connect(torn) as con:  # the last write was cut off half-way
         seq, body = con.execute("SELECT seq, body FROM steps ORDER BY seq DESC LIMIT 1").fetchone()
         con.execute("UPDATE steps SET body = ? WHERE seq = ?", (body[: len(body) // 2], seq))
-    assert main(["table", "--db", str(torn)]) == 0
-    out = capsys.readouterr().out
-    assert "note: the last record of" in out and "(step 120) was torn (checksum mismatch)" in out
-    assert "the game resumes after step 119" in out
+    assert main(["table", "--db", str(torn), "--json"]) == 0
+    err = capsys.readouterr().err   # on stderr, with --json too
+    assert "note: the last record of" in err and "(step 120) was torn (checksum mismatch)" in err
+    assert "the game resumes after step 119" in err
     assert event_log(torn) == event_log(full)
 
 
@@ -117,7 +117,7 @@ def test_a_log_of_another_version_is_refused(tmp_path: Path, capsys: pytest.Capt
         con.execute("UPDATE meta SET value = '99' WHERE key = 'version'")
     with pytest.raises(SystemExit):
         main(["table", "--db", str(db)])
-    assert "was written in table log version 99, this rig reads version 1" in capsys.readouterr().err
+    assert "was written in table log version 99, this rig reads version 2" in capsys.readouterr().err
 
 
 def test_a_log_whose_events_this_version_would_not_produce_is_refused(
@@ -130,11 +130,19 @@ def test_a_log_whose_events_this_version_would_not_produce_is_refused(
         seq, body = next((s, b) for s, b in rows if json.loads(b)["events"])
         data = json.loads(body)
         data["events"] = data["events"][:-1]  # as if an older rig produced one event fewer
-        new = json.dumps(data, separators=(",", ":"))
-        con.execute("UPDATE steps SET body = ?, crc = ? WHERE seq = ?", (new, zlib.crc32(new.encode()), seq))
+        prev = data["prev"]
+        for later, old in rows[[s for s, _ in rows].index(seq):]:   # a whole new chain from there
+            data = data if later == seq else json.loads(old)
+            data["prev"] = prev
+            new = json.dumps(data, separators=(",", ":"))
+            prev = zlib.crc32(new.encode())
+            con.execute("UPDATE steps SET body = ?, crc = ? WHERE seq = ?", (new, prev, later))
+    Path(f"{db}-mirror").unlink()   # it would not match the new chain
     with pytest.raises(SystemExit):
         main(["table", "--db", str(db)])
-    assert "the log was written by another version of the rig" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the mirror of" in err and "is missing, so steps lost at the end cannot be ruled out" in err
+    assert "the log was written by another version of the rig" in err
 
 
 def test_something_that_is_not_a_log_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
