@@ -29,7 +29,7 @@ from ..staff import StaffLock, hash_pin
 from ..variants import Rules
 from .leaderboard import FinishedGame, Leaderboard, Period, Row
 from .rigconfig import _KEYS, RigConfig, rig_config_from, with_changes
-from .tablelog import TableLog
+from .tablelog import LOG_SUFFIXES, TableLog
 
 log = logging.getLogger("cheating-moth")
 
@@ -64,9 +64,9 @@ class Kiosk:
             moved = self.set_aside(self.current, str(exc))
             table_log = TableLog.open(self.current, settings, seed, t0_ns)
             self.notes.append(f"the game log could not be resumed and was moved to {moved}")
-        if table_log.dropped:
-            self.notes.append(table_log.dropped)
-            log.warning(table_log.dropped)
+        for notice in table_log.notices:  # a step dropped or lost, a mirror missing: said
+            self.notes.append(notice)
+            log.warning("%s", notice)
         return table_log
 
     def set_aside(self, path: Path, why: str) -> Path:
@@ -78,7 +78,7 @@ class Kiosk:
         while target.exists():
             target = aside / f"{path.stem}-{stamp}-{n}{path.suffix}"
             n += 1
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in LOG_SUFFIXES:   # the WAL and the step mirror go with it
             part = Path(str(path) + suffix)
             if part.exists():
                 part.rename(Path(str(target) + suffix))
