@@ -179,7 +179,7 @@ class TableLog:
         try:
             return _open(path, settings, seed, t0_ns)
         except sqlite3.Error as exc:
-            raise BadTableLog(f"{path} is not a table log this rig can read ({exc}): "
+            raise BadTableLog(f"{path} is not a table log this rig can read ({_line(str(exc))}): "
                               "give another --db path or remove the file") from None
         except OSError as exc:
             raise BadTableLog(f"{path} cannot be opened or created ({exc.strerror or exc}): "
@@ -237,7 +237,7 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
         db.execute("PRAGMA synchronous=FULL")
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != b"ok":
-            raise BadTableLog(f"{path} is damaged (SQLite: {_text(check)[:120]}): the log cannot be resumed")
+            raise BadTableLog(f"{path} is damaged (SQLite: {_line(_text(check))}): the log cannot be resumed")
         meta = _meta(db, path)
         steps, crcs, torn = _load(db, path, meta.crc)
         if torn:
@@ -330,6 +330,12 @@ def _create(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> None:
     os.replace(tmp, path)
     _fsync_dir(path.parent)
     os.close(_write_mirror(path, Mirrored(game, 0, int(meta["check"]))))
+
+
+def _line(text: str) -> str:
+    """The first line of a message from SQLite, at most 120 characters."""
+    first = (text.strip().splitlines() or [""])[0]
+    return first if len(first) <= 120 else first[:119] + "…"
 
 
 def _text(value: object) -> str:
