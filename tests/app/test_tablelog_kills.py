@@ -1,0 +1,175 @@
+"""Kill campaign on the table log: ``cheating-moth table --db`` SIGKILLed at chosen points (by
+step count and by the log's own system calls, never by wall time) — while the log is being
+created, between a step's commit and its mirror, after a step, and at whatever point a line of
+output is printed. Every restart must resume at least every step that was on disk (or start
+anew, saying which), and the game finished after all the kills is the uninterrupted game."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.app.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: Runs ``cheating-moth table`` with a kill point: ``call:K:before|after`` (the K-th fsync,
+#: fdatasync, write, pwrite or rename the log makes), ``append:K`` (before the K-th step this
+#: run appends) or ``none``. Says on stderr where it killed itself and how many steps it had
+#: appended (each of them was on disk before ``append`` returned).
+KILLER = r"""
+import os, signal, sys
+from game.app import tablelog
+from game.app.cli import main
+
+kind, *where = sys.argv[1].split(":")
+calls, appended = [0], [0]
+
+def die(point):
+    sys.stderr.write(f"KILLED {point} after {appended[0]} steps\n")
+    sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+class Os:
+    def __getattr__(self, name):
+        real = getattr(os, name)
+        if kind != "call" or name not in ("fsync", "fdatasync", "write", "pwrite", "replace"):
+            return real
+        def call(*args):
+            calls[0] += 1
+            if calls[0] == int(where[0]) and where[1] == "before":
+                die(f"before {name} #{calls[0]}")
+            out = real(*args)
+            if calls[0] == int(where[0]) and where[1] == "after":
+                die(f"after {name} #{calls[0]}")
+            return out
+        return call
+
+tablelog.os = Os()
+real_append = tablelog.TableLog.append
+
+def append(self, event, made):
+    if kind == "append" and appended[0] + 1 == int(where[0]):
+        die("before append")
+    real_append(self, event, made)
+    appended[0] += 1
+
+tablelog.TableLog.append = append
+sys.exit(main(sys.argv[2:]))
+"""
+
+#: The log's calls while it is created: fsync of the new file, rename, fsync of the folder,
+#: then the mirror's write, fsync, rename, fsync of the folder.
+CREATION_CALLS = 7
+
+
+@pytest.fixture
+def fast_dir(tmp_path: Path) -> Iterator[Path]:
+    """On tmpfs when there is one: a SIGKILL does not lose the page cache, so the disk's speed
+    is all the filesystem would change here."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and shm.stat().st_mode & 0o002:
+        folder = Path(tempfile.mkdtemp(prefix="tablelog-", dir=shm))
+        yield folder
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        yield tmp_path
+
+
+def steps_of(db: Path) -> list[Any]:
+    """What each logged step did (its chain fields differ between logs: each game has its id)."""
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT body FROM steps ORDER BY seq").fetchall()
+    return [{k: v for k, v in json.loads(body).items() if k not in ("step", "prev")} for (body,) in rows]
+
+
+class Run:
+    """One run of the table under the killer, read to its end (or killed after ``lines``)."""
+
+    def __init__(self, db: Path, players: int, seed: int, spec: str, lines: int | None = None) -> None:
+        cmd = [sys.executable, "-c", KILLER, spec, "table", "--players", str(players),
+               "--seed", str(seed), "--db", str(db)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert proc.stdout is not None and proc.stderr is not None
+        out: list[str] = []
+        for line in proc.stdout:
+            out.append(line)
+            if lines is not None and len(out) >= lines:
+                proc.send_signal(signal.SIGKILL)
+                break
+        proc.stdout.close()
+        self.code = proc.wait(timeout=120)
+        self.err = proc.stderr.read()
+        proc.stderr.close()
+        self.out = out
+        killed = re.search(r"KILLED (.*) after (\d+) steps", self.err)
+        self.point = killed.group(1) if killed else ("after a line" if self.code == -signal.SIGKILL else "")
+        self.appended = int(killed.group(2)) if killed else 0
+        self.notes = [line for line in self.err.splitlines() if line.startswith("note: ")]
+
+    @property
+    def resumed(self) -> int | None:
+        """Steps resumed, 0 for a new game, None if it printed nothing (killed first)."""
+        if not self.out:
+            return None
+        first = self.out[0]
+        if first.startswith("Cheating Moth table,"):
+            return 0
+        found = re.match(r"Resumed the game in .* after (\d+) logged steps", first)
+        assert found, f"neither resumed nor new: {first!r}"
+        return int(found.group(1))
+
+
+def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(2612)
+    kills, points, notes = 0, set(), []
+    for seed in range(9):
+        players = 3 + seed % 3
+        clean = fast_dir / f"clean-{seed}.db"
+        assert main(["table", "--players", str(players), "--seed", str(seed), "--db", str(clean), "--json"]) == 0
+        capsys.readouterr()
+        total = len(steps_of(clean))
+        db = fast_dir / f"killed-{seed}.db"
+        plan = [f"call:{rng.randint(1, CREATION_CALLS)}:{rng.choice(('before', 'after'))}",
+                f"call:{rng.randint(1, CREATION_CALLS)}:{rng.choice(('before', 'after'))}",
+                f"call:{rng.randint(1, 40)}:{rng.choice(('before', 'after'))}",
+                f"append:{rng.randint(1, 60)}", "lines", "lines",
+                f"call:{rng.randint(1, 120)}:{rng.choice(('before', 'after'))}", "lines"]
+        on_disk = 0   # a lower bound of the steps on disk: every restart must resume them
+        for spec in [*plan, "none"]:
+            run = (Run(db, players, seed, "none", lines=rng.randint(1, 80)) if spec == "lines"
+                   else Run(db, players, seed, spec))
+            notes += run.notes
+            if run.resumed is not None:
+                assert run.resumed >= on_disk, f"seed {seed}, {spec}: {run.resumed} < {on_disk}"
+                assert run.resumed <= total
+                if run.resumed < on_disk:
+                    assert run.notes
+                on_disk = run.resumed
+            if run.code == -signal.SIGKILL:
+                kills += 1
+                points.add(run.point.split(" #")[0])
+                on_disk += run.appended
+                continue
+            assert run.code == 0, run.err
+            break
+        assert steps_of(db) == steps_of(clean), f"seed {seed}"
+        assert not Path(f"{db}.new").exists()
+    print(f"\nkill campaign: {kills} SIGKILLs over 9 games at {sorted(points)}; notes: {notes}")
+    assert kills >= 60
+    assert {"before fsync", "after replace", "before pwrite", "before append", "after a line"} <= points
+    assert notes == []   # a SIGKILL loses nothing, so there is nothing to say
