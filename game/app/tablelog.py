@@ -21,9 +21,10 @@ How a lost step is noticed (format version 2):
   goes through a file beside it, ``fsync`` and rename.
 - **Creation is atomic.** A new log is built beside (``<log>.new``), closed, ``fsync``-ed and
   renamed into place, then the folder is ``fsync``-ed: a kill during creation leaves no log, or
-  a whole empty one. An empty or missing log with nothing in its WAL is a creation that was cut
-  off (by an older rig) and starts anew with a notice; an empty log whose mirror counted steps
-  was emptied, and is refused.
+  a whole empty one. A log without any table (empty, or the 4 KiB database an older rig left
+  when it was killed while creating one) held nothing and starts anew with a notice, unless its
+  mirror counted steps: then it was emptied, and is refused. A missing log whose mirror counted
+  steps of an unfinished game starts anew with a notice; one whose game was over, quietly.
 
 What the mirror costs per step (``bench/bench_tablelog.py``): one ``fdatasync`` of one page,
 next to the WAL commit's own ``fsync``. Every open runs SQLite's ``quick_check``.
@@ -123,9 +124,11 @@ def _write_mirror(path: Path, state: Mirrored) -> int:
 
 
 def _has_tables(path: Path) -> bool:
-    """Whether an empty or missing log's WAL holds any table (SQLite reads it on open)."""
+    """Whether the database (with its WAL) holds any table: a rig before version 2 could be
+    killed while creating a log and leave one without."""
     db = sqlite3.connect(path, isolation_level=None)
     try:
+        db.text_factory = bytes
         return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
     finally:
         db.close()
@@ -178,7 +181,7 @@ class TableLog:
         path = Path(path)
         try:
             return _open(path, settings, seed, t0_ns)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise BadTableLog(f"{path} is not a table log this rig can read ({_line(str(exc))}): "
                               "give another --db path or remove the file") from None
         except OSError as exc:
@@ -206,26 +209,30 @@ class TableLog:
 
 
 def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
+    if not path.parent.is_dir():
+        raise BadTableLog(f"{path} cannot be created: the folder {str(path.parent)!r} does not "
+                          "exist; give a --db path in a folder that exists")
     mirrored, mirror_problem = read_mirror(path)
     size = path.stat().st_size if path.exists() else None
     wal = Path(str(path) + "-wal")
     wal_size = wal.stat().st_size if wal.exists() else 0
     notices: list[str] = []
-    if not size and wal_size > _WAL_HEADER_BYTES and not _has_tables(path):
-        wal_size = 0                 # a WAL of a creation cut off (by an older rig): no steps
-    if not size and wal_size <= _WAL_HEADER_BYTES:
+    missing = size is None and wal_size <= _WAL_HEADER_BYTES
+    if missing or not _has_tables(path):  # nothing was logged here: a new game
         counted = mirrored is not None and mirrored.steps > 0 and not mirrored.over
-        if counted and size == 0:
+        if counted and not missing:
             assert mirrored is not None
-            raise BadTableLog(f"{path} is empty, but its mirror says game {mirrored.game.hex()} "
-                              f"had logged {mirrored.steps} steps in it: the log was lost; move "
-                              "it aside (with its -mirror file) to start a new game")
+            raise BadTableLog(f"{path} {'is empty' if not size else 'holds no tables'}, but its "
+                              f"mirror says game {mirrored.game.hex()} had logged {mirrored.steps} "
+                              "steps in it: the log was lost; move it aside (with its -mirror "
+                              "file) to start a new game")
         if counted:
             assert mirrored is not None
             notices.append(f"the log {path} of game {mirrored.game.hex()} ({mirrored.steps} steps) "
                            "was missing: a new game was started")
-        elif size == 0:
-            notices.append(f"the log {path} was empty (its creation was cut off): a new game was started")
+        elif not missing:
+            notices.append(f"the log {path} held nothing (its creation was cut off): a new game "
+                           "was started")
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
         _create(path, settings, seed, t0_ns)
