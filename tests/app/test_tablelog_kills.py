@@ -173,3 +173,18 @@ def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFi
     assert kills >= 60
     assert {"before fsync", "after replace", "before pwrite", "before append", "after a line"} <= points
     assert notes == []   # a SIGKILL loses nothing, so there is nothing to say
+
+
+def test_a_lost_wal_after_a_kill_is_said_even_with_json(fast_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seen before version 2: 337 logged steps resumed as 1 without a word. Now the mirror
+    counts what the lost WAL took, and the note is on stderr with ``--json`` too."""
+    db = fast_dir / "table.db"
+    run = Run(db, 4, 8, "append:201")
+    assert run.code == -signal.SIGKILL and run.appended == 200
+    Path(f"{db}-wal").unlink()   # the WAL held every step: the database file has none of them
+    Path(f"{db}-shm").unlink(missing_ok=True)
+    assert main(["table", "--db", str(db), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert f"note: {db} (game " in captured.err
+    assert "lost its last 200 logged steps (its mirror counted 200): the game resumes after step 0" in captured.err
+    assert json.loads(captured.out)["stage"] == "game-over"
