@@ -167,11 +167,6 @@ class TableLog:
         self._last_crc = last_crc
 
     @property
-    def dropped(self) -> str | None:
-        """The notices as one text, or None (older callers)."""
-        return " ".join(self.notices) or None
-
-    @property
     def count(self) -> int:
         """Steps in the log now, appended ones included."""
         return self._count
@@ -249,12 +244,14 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
         if check != b"ok":
             raise BadTableLog(f"{path} is damaged (SQLite: {_line(_text(check))}): the log cannot be resumed")
         meta = _meta(db, path)
-        steps, crcs, torn = _load(db, path, meta.crc)
+        steps, crcs, torn_seq, torn = _load(db, path, meta.crc)
         if torn:
             notices.append(torn)
         last_crc = crcs[-1]
         known = _compare(path, meta, crcs, mirrored, mirror_problem, bool(torn))
         notices.extend(known[0])
+        if torn:   # only once nothing refused the log: a refused log is left as it was found
+            db.execute("DELETE FROM steps WHERE seq = ?", (torn_seq,))
         fd = (os.open(mirror_path(path), os.O_RDWR) if known[1] is None
               else _write_mirror(path, known[1]))
     except BaseException:
@@ -272,7 +269,7 @@ def _compare(path: Path, meta: _Meta, crcs: list[int], mirrored: Mirrored | None
     now = Mirrored(meta.game, count, crcs[-1])
     where = f"{path} (game {meta.game.hex()})"
     if mirrored is None:
-        if problem == "new" or count == 0:
+        if count == 0:
             return [], now
         return [f"the mirror of {where} is {problem}, so steps lost at the end cannot be ruled "
                 f"out: the game resumes after step {count}"], now
@@ -377,9 +374,10 @@ def _meta(db: sqlite3.Connection, path: Path) -> _Meta:
         raise BadTableLog(f"{path} has damaged settings ({exc}): start a new log") from None
 
 
-def _load(db: sqlite3.Connection, path: Path, first_prev: int) -> tuple[list[LoggedStep], list[int], str]:
-    """The good rows, the CRCs (the meta's, then each good row's), and a notice if a torn last
-    row was dropped."""
+def _load(db: sqlite3.Connection, path: Path,
+          first_prev: int) -> tuple[list[LoggedStep], list[int], int, str]:
+    """The good rows, the CRCs (the meta's, then each good row's), and the seq of a torn last
+    row with the notice that it is dropped ("" if none)."""
     rows = db.execute("SELECT seq, body, crc FROM steps ORDER BY seq").fetchall()
     steps: list[LoggedStep] = []
     crcs = [first_prev]
@@ -389,14 +387,13 @@ def _load(db: sqlite3.Connection, path: Path, first_prev: int) -> tuple[list[Log
             steps.append(_decode(body, crc, i + 1, prev))
         except (GameError, ValueError, TypeError, KeyError) as exc:
             if i == len(rows) - 1:
-                db.execute("DELETE FROM steps WHERE seq = ?", (seq,))
-                return steps, crcs, (f"the last record of {path} (step {i + 1}) was torn ({exc}) "
+                return steps, crcs, seq, (f"the last record of {path} (step {i + 1}) was torn ({exc}) "
                                      f"and was dropped; the game resumes after step {i}")
             raise BadTableLog(f"step {i + 1} of {path} is damaged ({exc}) and {len(rows) - i - 1} "
                               "steps follow it: the log cannot be resumed safely") from None
         prev = crc
         crcs.append(crc)
-    return steps, crcs, ""
+    return steps, crcs, 0, ""
 
 
 def _decode(body: object, crc: object, number: int, prev: int) -> LoggedStep:
