@@ -3,6 +3,7 @@ corrupt log is moved aside with a message, finished games reach the leaderboard 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -45,9 +46,11 @@ def games(data: Path) -> list[tuple[str, ...]]:
         board.close()
 
 
-def events(db: Path) -> list[str]:
+def events(db: Path) -> list[dict[str, object]]:
+    """Each step's input, commands and events (not its chain fields: each log has its game id)."""
     with sqlite3.connect(db) as con:
-        return [body for (body,) in con.execute("SELECT body FROM steps ORDER BY seq")]
+        return [{k: v for k, v in json.loads(body).items() if k not in ("step", "prev")}
+                for (body,) in con.execute("SELECT body FROM steps ORDER BY seq")]
 
 
 def test_a_killed_kiosk_resumes_the_same_game(tmp_path: Path) -> None:
@@ -87,8 +90,6 @@ def test_several_games_in_a_row_all_reach_the_leaderboard(tmp_path: Path) -> Non
 
 
 def test_staff_changes_apply_over_the_config_file(tmp_path: Path) -> None:
-    import json
-
     (tmp_path / "staff.toml").write_text("[table]\nrace-timeout-ms = 4000\n")
     assert main(kiosk(tmp_path, "--seed", "3", "--players", "3")[3:]) == 0
     [played] = (tmp_path / "games").glob("game-*.db")
