@@ -250,7 +250,7 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
         last_crc = crcs[-1]
         known = _compare(path, meta, crcs, mirrored, mirror_problem, bool(torn))
         notices.extend(known[0])
-        if torn:   # only once nothing refused the log: a refused log is left as it was found
+        if torn:   # dropped only once nothing refused the log
             db.execute("DELETE FROM steps WHERE seq = ?", (torn_seq,))
         fd = (os.open(mirror_path(path), os.O_RDWR) if known[1] is None
               else _write_mirror(path, known[1]))
