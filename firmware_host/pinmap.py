@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BadPinMap
-from .pinmap_board import BoardPins, parse_board
+from .pinmap_board import BoardPins, parse_board, shown
 
 _CHECKOUT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pins.toml"
 PACKAGED_PINMAP_PATH = Path(__file__).resolve().parent / "default_pins.toml"
@@ -132,12 +132,20 @@ def load_pinmap(path: str | Path = DEFAULT_PINMAP_PATH) -> PinMap:
     """Read and validate a pin map file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
+        raw = p.read_bytes()
+    except (OSError, ValueError) as e:  # ValueError: a path with a NUL byte
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise BadPinMap(
-            f"pin map {str(p)!r} cannot be read ({e.strerror or e}): pass a TOML pin map such as "
+            f"pin map {str(p)!r} cannot be read ({why}): pass a TOML pin map such as "
             f"{str(DEFAULT_PINMAP_PATH)!r}"
         ) from e
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadPinMap(
+            f"pin map {str(p)!r} is not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start}): "
+            f"save it as UTF-8"
+        ) from None
     return loads_pinmap(text, source=str(p))
 
 
@@ -147,6 +155,11 @@ def loads_pinmap(text: str, source: str = "<string>") -> PinMap:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise BadPinMap(f"pin map {source!r} is not valid TOML ({e}): fix the syntax") from e
+    except RecursionError:
+        raise BadPinMap(
+            f"pin map {source!r} nests arrays or tables too deeply to read: a pin map needs at most "
+            f"three levels ([board.seats.N])"
+        ) from None
     return parse_pinmap(data, source)
 
 
@@ -227,7 +240,8 @@ def parse_pinmap(data: Mapping[str, object], source: str = "<string>") -> PinMap
                     f"(output = N, input = N), or leave out [loopback]"
                 )
         loop_in = loop_raw["input"]
-        if loop_in in FIXED_PULL_UP_PINS:
+        # Only a number can be a fixed pull-up pin (a list or a table is refused by claim()).
+        if type(loop_in) is int and loop_in in FIXED_PULL_UP_PINS:
             raise BadPinMap(
                 f"loopback.input = {loop_in!r} in {source} has a fixed pull-up resistor, and the "
                 f"loopback input rests pulled down: use another pin"
@@ -259,14 +273,14 @@ def _seats(
 ) -> tuple[SeatPins, ...]:
     numbers: dict[int, Mapping[str, object]] = {}
     for key, value in raw.items():
-        if not key.isdigit() or (len(key) > 1 and key.startswith("0")):
+        if not _is_seat_number(key):
             raise BadPinMap(
                 f"seat key {key!r} in [seats] of {source} is not valid: number seats 0, 1, 2, ... "
                 f"as [seats.0], [seats.1], ..."
             )
         if not isinstance(value, Mapping):
             raise BadPinMap(
-                f"seats.{key} = {value!r} in {source} is not a table: write [seats.{key}] with "
+                f"seats.{key} = {shown(value)} in {source} is not a table: write [seats.{key}] with "
                 f"button = N and optionally led = N"
             )
         numbers[int(key)] = value
@@ -295,11 +309,16 @@ def _seats(
     return tuple(seats)
 
 
+def _is_seat_number(key: str) -> bool:
+    """ASCII digits without a leading zero: ``str.isdigit`` also takes "²" and "١"."""
+    return key.isascii() and key.isdigit() and (len(key) == 1 or not key.startswith("0"))
+
+
 def _pin(key: str, value: object, source: str, allow_bus: bool) -> int:
     # bool is an int subclass: `button = true` must not become GPIO 1.
     if type(value) is not int or not 0 <= value <= HIGHEST_GPIO:
         raise BadPinMap(
-            f"{key} = {value!r} in {source} is not a header GPIO: use a BCM GPIO number from 0 "
+            f"{key} = {shown(value)} in {source} is not a header GPIO: use a BCM GPIO number from 0 "
             f"to {HIGHEST_GPIO}"
         )
     if value in RESERVED_PINS:
@@ -337,7 +356,7 @@ def _active_low(data: Mapping[str, object], pull: Pull, source: str) -> bool:
 def _bool(data: Mapping[str, object], key: str, default: bool, source: str) -> bool:
     value = data.get(key, default)
     if type(value) is not bool:
-        raise BadPinMap(f"{key} = {value!r} in {source} is not valid: use true or false")
+        raise BadPinMap(f"{key} = {shown(value)} in {source} is not valid: use true or false")
     return value
 
 
@@ -348,7 +367,7 @@ def _table(data: Mapping[str, object], key: str, source: str, required: bool) ->
             raise BadPinMap(f"pin map {source} has no [{key}] table: add it (see hardware/pins.toml)")
         return {}
     if not isinstance(value, Mapping):
-        raise BadPinMap(f"{key} = {value!r} in {source} is not a table: write it as [{key}]")
+        raise BadPinMap(f"{key} = {shown(value)} in {source} is not a table: write it as [{key}]")
     return value
 
 

@@ -70,7 +70,7 @@ class BoardPins:
 def parse_board(raw: object, seat_count: int, source: str) -> BoardPins:
     """Validate ``[board]``; ``seat_count`` is the table's seats (from ``[seats]``)."""
     if not isinstance(raw, Mapping):
-        raise BadPinMap(f"board = {raw!r} in {source} is not a table: write it as [board]")
+        raise BadPinMap(f"board = {shown(raw)} in {source} is not a table: write it as [board]")
     _keys(raw, _BOARD_KEYS, "[board]", source)
     if seat_count > BOARD_MAX_SEATS:
         raise BadPinMap(
@@ -106,7 +106,8 @@ def parse_board(raw: object, seat_count: int, source: str) -> BoardPins:
             f"[board.seats.N] button = GP number"
         )
     for key in seats_raw:
-        if not key.isdigit() or (len(key) > 1 and key.startswith("0")) or int(key) >= seat_count:
+        ascii_number = key.isascii() and key.isdigit() and (len(key) == 1 or not key.startswith("0"))
+        if not ascii_number or int(key) >= seat_count:
             raise BadPinMap(
                 f"seat key {key!r} in [board.seats] of {source} is not a seat of [seats]: number "
                 f"them 0 to {seat_count - 1}, like [seats]"
@@ -142,10 +143,19 @@ def _seat(
     return BoardSeat(button=button, led=led)
 
 
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters (a hostile file's value can be huge)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<a {type(value).__name__} nested too deeply>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _gp(key: str, value: object, source: str) -> int:
     if type(value) is not int or not 0 <= value <= PICO_HIGHEST_GP:
         raise BadPinMap(
-            f"{key} = {value!r} in {source} is not a Pico pin: use a GP number from 0 to "
+            f"{key} = {shown(value)} in {source} is not a Pico pin: use a GP number from 0 to "
             f"{PICO_HIGHEST_GP} (the GPx label, not the physical pin)"
         )
     if value in PICO_RESERVED:

@@ -54,7 +54,10 @@ def rules_from_config(data: dict[str, Any], where: str = "config") -> Rules:
         extra = set(deck_table) - {"spread", "totals"}
         if extra:
             raise BadConfig(f"{where} [deck] has unknown key {sorted(extra)[0]!r}: use spread and totals")
-        deck = deck_from_mapping(deck_table["spread"], deck_table.get("totals"), where=f"{where} deck")
+        spread, totals = deck_table["spread"], deck_table.get("totals")
+        if not isinstance(spread, dict) or not isinstance(totals, (dict, type(None))):
+            raise BadConfig(f"{where} [deck.spread] and [deck.totals] must be tables of kind = counts")
+        deck = deck_from_mapping(spread, totals, where=f"{where} deck")
     rules_table = data.get("rules", {})
     if not isinstance(rules_table, dict):
         raise BadConfig(f"{where} [rules] must be a table of variant = option")

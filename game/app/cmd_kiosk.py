@@ -20,7 +20,17 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from ..errors import GameError
+
+if TYPE_CHECKING:
+    from ..messages import Message
+    from .kiosk import Kiosk
+    from .rigconfig import RigConfig
+    from .ui.adapters import Detected
+    from .ui.loop import App
 
 HELP = "run the rig as a café kiosk (full screen, resumed games, leaderboard, staff menu, watchdog)"
 
@@ -45,18 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(message)s")
-    from .rigconfig import RigConfig, load_rig_config
-
     notes: list[str] = []
-    config = RigConfig()
-    if Path(args.config).exists():
-        try:
-            config = load_rig_config(args.config)
-        except GameError as exc:
-            notes.append(f"config problem, running on defaults: {exc}")
-            log.error("%s", notes[-1])
-    else:
-        log.warning("no config file at %s: running on defaults", args.config)
+    config = load_config(args.config, notes)
     if args.headless or args.input == "sim":
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -66,59 +66,133 @@ def run(args: argparse.Namespace) -> int:
     return _kiosk(args, config, notes)
 
 
+def load_config(path: str, notes: list[str]) -> RigConfig:
+    """The café's config file, or the defaults with a sentence on ``notes`` saying why: a kiosk
+    must reach a screen whatever the file holds."""
+    from .rigconfig import RigConfig, load_rig_config
+
+    if not Path(path).exists():
+        log.warning("no config file at %s: running on defaults", path)
+        return RigConfig()
+    try:
+        return load_rig_config(path)
+    except GameError as exc:
+        notes.append(f"config problem, running on defaults: {exc}")
+    except (ValueError, TypeError, KeyError, RecursionError, MemoryError) as exc:
+        # A value that slipped past the checks: still a screen, and the file and the fault named.
+        notes.append(f"config problem, running on defaults: {path} could not be used "
+                     f"({type(exc).__name__}: {str(exc)[:120]})")
+    log.error("%s", notes[-1])
+    return RigConfig()
+
+
 def _wall() -> datetime:
     return datetime.now().astimezone()
 
 
-def _with_staff_changes(config: object, data: Path) -> object:
-    """What staff changed in the menu (``DATA/staff.toml``) over the config file."""
+def _with_staff_changes(config: RigConfig, data: Path, notes: list[str]) -> RigConfig:
+    """What staff changed in the menu (``DATA/staff.toml``) over the config file; a file that
+    cannot be used is ignored with a sentence on ``notes``."""
     from .kiosk import load_staff_overrides
-    from .rigconfig import RigConfig, with_changes
+    from .rigconfig import with_changes
 
-    assert isinstance(config, RigConfig)
-    return with_changes(config, **load_staff_overrides(data / "staff.toml", config))
+    try:
+        return with_changes(config, **load_staff_overrides(data / "staff.toml", config, notes))
+    except (GameError, ValueError, TypeError, KeyError, RecursionError) as exc:
+        notes.append(f"staff settings ignored, running without them: {data / 'staff.toml'} could not be "
+                     f"used ({type(exc).__name__}: {str(exc)[:120]})")
+        return config
 
 
-def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
+@dataclass
+class Session:
+    """A started kiosk: the app on its first screen, and what must be closed after it."""
+
+    app: App
+    detected: Detected
+    kiosk: Kiosk
+    headless: bool
+
+    def close(self) -> None:
+        self.detected.close()
+        if self.app.log is not None:
+            self.app.log.close()
+        self.kiosk.leaderboard.close()
+
+
+#: Start-up notices on screen at once: the screen shows the newest notice still up, and keeps
+#: four, so they come one after the other; more are joined into the last.
+MAX_START_NOTICES = 3
+
+
+def notices_for(notes: list[str], now_ns: int) -> list[tuple[Message, int]]:
+    """Start-up notes as screen notices that show one after the other, the first note first,
+    each for three notice times (ready for ``ui.notices.append`` in this order)."""
+    from ..messages import Message
+    from .ui.state import NOTICE_NS
+
+    notes = list(dict.fromkeys(notes))            # once each, in order
+    if len(notes) > MAX_START_NOTICES:
+        notes[MAX_START_NOTICES - 1:] = ["; ".join(notes[MAX_START_NOTICES - 1:])]
+    shown = [(Message.of("refused", reason=note), now_ns + 3 * NOTICE_NS * (i + 1))
+             for i, note in enumerate(notes)]
+    return shown[::-1]                            # the first note is the newest, so it shows first
+
+
+def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Session:
+    """Everything up to the first frame: staff changes, the input, the data folder (log,
+    leaderboard, lock), pygame and the app, with every note on screen as a notice."""
     import pygame
 
-    from ..messages import Message
     from .kiosk import Kiosk
-    from .rigconfig import RigConfig
-    from .sdnotify import Watchdog, notify
     from .ui.adapters import detect
     from .ui.fonts import fonts_for
     from .ui.loop import App
     from .ui.sound import Sounds, pre_init
-    from .ui.state import NOTICE_NS, UiState
+    from .ui.state import UiState
 
-    config = _with_staff_changes(config, Path(args.data))
-    assert isinstance(config, RigConfig)
+    config = _with_staff_changes(config, Path(args.data), notes)
     detected = detect(config.input if args.input == "config" else args.input,
                       port=config.port or None, pins=config.pins or None)
     for note in detected.notes:
         log.info("%s", note)
-    adapter = detected.adapter
-    kiosk = Kiosk(Path(args.data), config, _wall)
-    settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    table_log = kiosk.open_log(settings, seed, adapter.now_ns())
-    pre_init()
-    pygame.init()
-    if args.headless:
-        surface = pygame.Surface((800, 480))
-    else:
-        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN if config.fullscreen else 0)
-        pygame.mouse.set_visible(False)
-    fonts, choice = fonts_for(config.lang)
-    ui = UiState(lang=choice.lang, input_name=detected.name, font_warning=choice.warning)
-    sounds = Sounds()
-    sounds.set_volume(config.volume)
-    app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
-              sounds=sounds, log=table_log, attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
+    try:
+        adapter = detected.adapter
+        kiosk = Kiosk(Path(args.data), config, _wall)
+        settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        table_log = kiosk.start_log(settings, seed, adapter.now_ns())
+        pre_init()
+        pygame.init()
+        if args.headless:
+            surface = pygame.Surface((800, 480))
+        else:
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN if config.fullscreen else 0)
+            pygame.mouse.set_visible(False)
+        fonts, choice = fonts_for(config.lang)
+        ui = UiState(lang=choice.lang, input_name=detected.name, font_warning=choice.warning)
+        sounds = Sounds()
+        sounds.set_volume(config.volume)
+        app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
+                  sounds=sounds, log=table_log, attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
+    except BaseException:
+        detected.close()
+        raise
     now = app.adapter.now_ns()
-    for note in notes + kiosk.notes:
-        ui.notices.append((Message.of("refused", reason=note), now + 3 * NOTICE_NS))
+    for note in kiosk.notes:
+        log.warning("%s", note)
+    for message, until in notices_for(notes + detected.notes + kiosk.notes, now):
+        ui.notices.append((message, until))
+    return Session(app, detected, kiosk, args.headless)
+
+
+def _kiosk(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
+    import pygame
+
+    from .sdnotify import Watchdog, notify
+
+    session = start(args, config, notes)
+    app, detected, kiosk = session.app, session.detected, session.kiosk
     watchdog = Watchdog()
     ready = [False]
 
@@ -133,9 +207,7 @@ def _kiosk(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     try:
         app.run(on_frame=on_frame)
     finally:
-        detected.close()
-        if app.log is not None:
-            app.log.close()
+        session.close()
         pygame.quit()
     if kiosk.shutdown_requested and not args.no_poweroff:
         log.warning("shutting down from the staff menu")
@@ -172,7 +244,7 @@ class _SimClock:
         return None
 
 
-def _sim(args: argparse.Namespace, config: object, notes: list[str]) -> int:
+def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
     """Whole games by simulated players through the real app, kiosk session and logs."""
     import pygame
 
@@ -180,15 +252,13 @@ def _sim(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     from ..controller import inputs as console
     from ..sim.presses import T0_NS, resume_script
     from .kiosk import Kiosk
-    from .rigconfig import RigConfig
     from .ui.adapters import Detected
     from .ui.fonts import fonts_for
     from .ui.loop import App
     from .ui.sound import Sounds
     from .ui.state import UiState
 
-    config = _with_staff_changes(config, Path(args.data))
-    assert isinstance(config, RigConfig)
+    config = _with_staff_changes(config, Path(args.data), notes)
     if not 3 <= args.players <= 5:
         print(f"cheating-moth: --players {args.players} is not valid: use 3 to 5", file=sys.stderr)
         return 2
@@ -196,7 +266,7 @@ def _sim(args: argparse.Namespace, config: object, notes: list[str]) -> int:
     kiosk = Kiosk(Path(args.data), config, _wall)
     settings = config.table_settings(args.players, clock.clock, clock.resolution_ns)
     seed = args.seed if args.seed is not None else 1
-    table_log = kiosk.open_log(settings, seed, T0_NS)
+    table_log = kiosk.start_log(settings, seed, T0_NS)
     clock.t_ns = T0_NS
     pygame.init()
     fonts, choice = fonts_for(config.lang)

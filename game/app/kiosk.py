@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import tomllib
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
@@ -28,7 +28,7 @@ from ..errors import BadConfig, BadTableLog
 from ..staff import StaffLock, hash_pin
 from ..variants import Rules
 from .leaderboard import FinishedGame, Leaderboard, Period, Row
-from .rigconfig import _KEYS, RigConfig, rig_config_from, with_changes
+from .rigconfig import _KEYS, RigConfig, read_toml, rig_config_from, with_changes
 from .tablelog import LOG_SUFFIXES, TableLog
 
 log = logging.getLogger("cheating-moth")
@@ -49,7 +49,12 @@ class Kiosk:
         (self.data / "games").mkdir(exist_ok=True)
         self.leaderboard = self._open_leaderboard()
         if self.config.pin_hash:
-            self.lock = StaffLock(self.config.pin_hash, bytes.fromhex(self.config.pin_salt))
+            try:
+                self.lock = StaffLock(self.config.pin_hash, bytes.fromhex(self.config.pin_salt))
+            except ValueError:  # rig_config_from checks the salt; a RigConfig built by hand may not
+                self.notes.append(f"staff pin-salt {self.config.pin_salt[:40]!r} is not hex digits: "
+                                  "the staff menu opens by the button combination only; set the PIN "
+                                  "again with 'cheating-moth staff-pin'")
 
     # --- the game log ----------------------------------------------------------------------
     @property
@@ -67,6 +72,22 @@ class Kiosk:
         for notice in table_log.notices:  # a step dropped or lost, a mirror missing: said
             self.notes.append(notice)
             log.warning("%s", notice)
+        return table_log
+
+    def start_log(self, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
+        """:meth:`open_log`, but whatever is in ``table.db`` (bytes SQLite or this code cannot
+        decode, a schema from elsewhere) the kiosk gets a log: one that fails in any other way
+        than :class:`BadTableLog` is moved aside as well, with a note, and a new game starts."""
+        try:
+            table_log = self.open_log(settings, seed, t0_ns)
+        except (sqlite3.Error, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            why = f"{type(exc).__name__}: {str(exc)[:120]}"
+            moved = self.set_aside(self.current, why)
+            self.notes.append(f"the game log could not be read ({why}) and was moved to {moved}")
+            table_log = self.open_log(settings, seed, t0_ns)
+        for notice in getattr(table_log, "notices", ()):
+            if notice not in self.notes:
+                self.notes.append(str(notice))
         return table_log
 
     def set_aside(self, path: Path, why: str) -> Path:
@@ -116,7 +137,11 @@ class Kiosk:
         except BadTableLog as exc:
             moved = self.set_aside(path, str(exc))
             self.notes.append(f"the leaderboard could not be read and was moved to {moved}")
+        try:
             return Leaderboard(path, self.config.max_games)
+        except BadTableLog as exc:  # still unreadable (a folder, no permission): keep it in memory
+            self.notes.append(f"{exc}; this session's games are kept in memory only")
+            return Leaderboard(":memory:", self.config.max_games)
 
     def board(self, period: Period) -> list[Row]:
         return self.leaderboard.board(period, self.wall_clock())
@@ -177,21 +202,25 @@ def setting_range(name: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
-def load_staff_overrides(path: str | Path, base: RigConfig | None = None) -> dict[str, Any]:
+def load_staff_overrides(path: str | Path, base: RigConfig | None = None,
+                         notes: list[str] | None = None) -> dict[str, Any]:
     """The settings staff changed (``staff.toml``), as RigConfig fields for ``with_changes``;
     ``{}`` if there is no file. A file that cannot be read or holds a bad value is ignored
-    with a warning in the log (the rig must still start). House rules come back as ``rules``
-    with ``base``'s deck (pass the café's config so that its deck is kept)."""
+    with a warning in the log and a sentence on ``notes`` (the rig must still start). House
+    rules come back as ``rules`` with ``base``'s deck (pass the café's config so that its deck
+    is kept)."""
     path = Path(path)
     if not path.exists():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = read_toml(path, "staff settings")
         if "deck" in data:
             raise BadConfig(f"{path} has a [deck] section: the deck is set in the config file only")
         checked = rig_config_from(data, str(path))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, BadConfig) as exc:
+    except BadConfig as exc:
         log.warning("staff settings in %s ignored: %s", path, exc)
+        if notes is not None:
+            notes.append(f"staff settings ignored, running without them: {exc}")
         return {}
     found: dict[str, Any] = {}
     for section, table in data.items():

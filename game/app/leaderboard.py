@@ -50,8 +50,13 @@ class Leaderboard:
     def __init__(self, path: str | Path, max_games: int = DEFAULT_MAX_GAMES) -> None:
         self.path = Path(path)
         self.max_games = max_games
+        self.skipped = 0              # rows that could not be read (damaged), left out of boards
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise BadTableLog(f"{self.path} cannot be opened as a leaderboard ({exc}): "
+                              "move it aside or reset the leaderboard") from None
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute(
@@ -60,9 +65,17 @@ class Leaderboard:
                 "totals TEXT NOT NULL, winners TEXT NOT NULL, key TEXT)")
             self._db.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_key ON games(key) WHERE key != ''")
             self._db.execute("CREATE INDEX IF NOT EXISTS games_time ON games(finished_unix_ns)")
-        except sqlite3.DatabaseError as exc:
-            raise BadTableLog(f"{self.path} is not a leaderboard this rig can read ({exc}): "
-                              "move it aside or reset the leaderboard") from None
+            # The columns this code reads and writes, and SQLite's own quick check of the pages.
+            self._db.execute("SELECT id, finished_unix_ns, seed, names, totals, winners, key "
+                             "FROM games LIMIT 0").fetchall()
+            check = self._db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"quick_check says {check[0] if check else None!r}")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            self._db.close()
+            raise BadTableLog(f"{self.path} is not a leaderboard this rig can read "
+                              f"({type(exc).__name__}: {str(exc)[:120]}): move it aside or reset "
+                              "the leaderboard") from None
 
     def record(self, game: FinishedGame) -> None:
         self._db.execute("BEGIN")
@@ -77,12 +90,29 @@ class Leaderboard:
         self._db.execute("COMMIT")
 
     def games(self, since_unix_ns: int = 0) -> list[FinishedGame]:
-        rows = self._db.execute(
-            "SELECT finished_unix_ns, seed, names, totals, winners, key FROM games "
-            "WHERE finished_unix_ns >= ? ORDER BY finished_unix_ns, id", (since_unix_ns,)).fetchall()
-        return [FinishedGame(t, seed, tuple(json.loads(n)), tuple(json.loads(tot)), tuple(json.loads(w)),
-                             key or "")
-                for t, seed, n, tot, w, key in rows]
+        """Finished games since then, oldest first; a row that cannot be read is left out and
+        counted in :attr:`skipped` (the board still shows the others)."""
+        try:
+            rows = self._db.execute(
+                "SELECT finished_unix_ns, seed, names, totals, winners, key FROM games "
+                "WHERE finished_unix_ns >= ? ORDER BY finished_unix_ns, id", (since_unix_ns,)).fetchall()
+        except (sqlite3.Error, UnicodeDecodeError):
+            self.skipped += 1
+            return []
+        found: list[FinishedGame] = []
+        skipped = 0
+        for t, seed, n, tot, w, key in rows:
+            try:
+                game = FinishedGame(t, seed, _strings(json.loads(n)), _ints(json.loads(tot)),
+                                    _ints(json.loads(w)), key if isinstance(key, str) else "")
+                if not isinstance(t, int) or not isinstance(seed, int) or len(game.names) != len(game.totals):
+                    raise ValueError("mismatched row")
+            except (ValueError, TypeError, RecursionError):
+                skipped += 1
+                continue
+            found.append(game)
+        self.skipped = skipped
+        return found
 
     def board(self, period: Period, now: datetime, limit: int = 10) -> list[Row]:
         """The ranking for ``period`` as seen at ``now`` (an aware datetime in the café's zone)."""
@@ -101,6 +131,18 @@ class Leaderboard:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"not a list of names: {type(value).__name__}")
+    return tuple(value)
+
+
+def _ints(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise ValueError(f"not a list of whole numbers: {type(value).__name__}")
+    return tuple(value)
 
 
 def _since(period: Period, now: datetime) -> int:

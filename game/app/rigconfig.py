@@ -72,16 +72,35 @@ _KEYS: dict[str, dict[str, tuple[str, Any]]] = {
 }
 
 
+#: Pin salts are random bytes in hex (``staff-pin`` writes 16); the hash is PBKDF2-SHA256's 32.
+PIN_SALT_HEX = (16, 128)
+PIN_HASH_HEX = 64
+
+
 def load_rig_config(path: str | Path) -> RigConfig:
+    """Read and check a config file; every problem is a :class:`BadConfig` naming it."""
+    return rig_config_from(read_toml(path, "config file"), str(path))
+
+
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """A TOML file's document; a file that cannot be read, is not UTF-8 or not TOML, or nests
+    too deeply for the parser is a :class:`BadConfig` naming ``what`` and the file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
-        raise BadConfig(f"cannot read config file {str(path)!r}: {exc.strerror}") from None
+        raise BadConfig(f"cannot read {what} {str(path)!r}: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadConfig(f"{what} {str(path)!r} is not UTF-8 text (byte {raw[exc.start]:#04x} at "
+                        f"offset {exc.start}): save it as UTF-8") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BadConfig(f"{path} is not valid TOML: {exc}") from None
-    return rig_config_from(data, str(path))
+        raise BadConfig(f"{what} {str(path)!r} is not valid TOML ({exc}): fix the syntax") from None
+    except RecursionError:
+        raise BadConfig(f"{what} {str(path)!r} nests arrays or tables too deeply to read: "
+                        "a config needs at most a few levels") from None
 
 
 def rig_config_from(data: dict[str, Any], where: str = "config") -> RigConfig:
@@ -89,6 +108,8 @@ def rig_config_from(data: dict[str, Any], where: str = "config") -> RigConfig:
     for section in data:
         if section not in known:
             raise BadConfig(f"{where} has unknown section [{section}]: use {', '.join(f'[{s}]' for s in known)}")
+    if not isinstance(data, dict):
+        raise BadConfig(f"{where} is not a TOML document of sections")
     rules = rules_from_config({k: v for k, v in data.items() if k in ("rules", "deck")}, where)
     values: dict[str, Any] = {"rules": rules}
     for section, keys in _KEYS.items():
@@ -104,28 +125,49 @@ def rig_config_from(data: dict[str, Any], where: str = "config") -> RigConfig:
     if config.fore_period_min_ms > config.fore_period_max_ms:
         raise BadConfig(f"{where} [table] fore-period-min-ms {config.fore_period_min_ms} is more than "
                         f"fore-period-max-ms {config.fore_period_max_ms}: the minimum must not exceed the maximum")
+    _check_hex(config.pin_salt, PIN_SALT_HEX, f"{where} [staff] pin-salt")
+    _check_hex(config.pin_hash, (PIN_HASH_HEX, PIN_HASH_HEX), f"{where} [staff] pin-hash")
     if bool(config.pin_hash) != bool(config.pin_salt):
         raise BadConfig(f"{where} [staff] needs both pin-hash and pin-salt (set them with "
                         "'cheating-moth staff-pin'), or neither")
     return config
 
 
+def _check_hex(value: str, length: tuple[int, int], where: str) -> None:
+    low, high = length
+    if value and not (low <= len(value) <= high and len(value) % 2 == 0 and value.isascii()
+                      and all(c in "0123456789abcdefABCDEF" for c in value)):
+        size = f"{low}" if low == high else f"{low} to {high}"
+        raise BadConfig(f"{where} is {value[:80]!r}: use {size} hex digits as "
+                        "'cheating-moth staff-pin' writes them")
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for a message about a bad value (a value
+    from a hostile file can be huge or nested too deeply to print)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<a {type(value).__name__} nested too deeply>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _check(value: Any, allowed: Any, where: str) -> Any:
     if allowed is bool:
         if type(value) is not bool:
-            raise BadConfig(f"{where} is {value!r}: use true or false")
+            raise BadConfig(f"{where} is {shown(value)}: use true or false")
         return value
     if allowed is str:
         if not isinstance(value, str):
-            raise BadConfig(f"{where} is {value!r}: use a string in quotes")
+            raise BadConfig(f"{where} is {shown(value)}: use a string in quotes")
         return value
     if isinstance(allowed, tuple) and allowed and isinstance(allowed[0], str):
         if value not in allowed:
-            raise BadConfig(f"{where} is {value!r}: use one of {', '.join(map(repr, allowed))}")
+            raise BadConfig(f"{where} is {shown(value)}: use one of {', '.join(map(repr, allowed))}")
         return value
     low, high = allowed
     if type(value) is not int or not low <= value <= high:
-        raise BadConfig(f"{where} is {value!r}: use a whole number from {low} to {high}")
+        raise BadConfig(f"{where} is {shown(value)}: use a whole number from {low} to {high}")
     return value
 
 

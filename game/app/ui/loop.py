@@ -30,10 +30,12 @@ import pygame
 from firmware_host.records import SeatLight
 
 from ...controller import (
-    Arm, Leds, Light, PlaySound, ScheduleGo, Stage, Step, TableSettings, Tick, WakeAt, new_table, step,
+    Arm, Leds, Light, PlaySound, ScheduleGo, Stage, Step, Table, TableSettings, Tick, WakeAt, new_table,
+    step,
 )
 from ...controller.inputs import Input
 from ...controller.resume import resume
+from ...errors import GameError
 from ...i18n.events import event_text
 from ...controller import inputs as console
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
@@ -85,9 +87,11 @@ class App:
         self.kiosk = kiosk
         self.scripted = scripted  # simulated players feed every input, GO and ticks included
         now = self.adapter.now_ns()
-        self.resumed = bool(log is not None and log.steps)
-        if log is not None and log.steps:
-            self.table = resume(log.settings, log.seed, log.t0_ns, log.steps)
+        resumed = self._resume(log, settings, seed, now)
+        log = self.log
+        self.resumed = resumed is not None
+        if resumed is not None:
+            self.table = resumed
             if now <= self.table.now_t_ns:
                 # The adapter's clock started again (a reboot, another board): shift what this
                 # session reads so that the table's clock never runs backwards.
@@ -120,6 +124,23 @@ class App:
         if self.resumed:
             self.after_resume()
 
+    def _resume(self, log: TableLog | None, settings: TableSettings, seed: int, now: int) -> Table | None:
+        """The table the log's steps lead to (None: no steps). In a kiosk a log that cannot be
+        replayed is moved aside with a notice and a new game starts; elsewhere it is an error."""
+        if log is None or not log.steps:
+            return None
+        try:
+            return resume(log.settings, log.seed, log.t0_ns, log.steps)
+        except (GameError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+            if self.kiosk is None:
+                raise
+            log.close()
+            why = f"{type(exc).__name__}: {str(exc)[:160]}"
+            moved = self.kiosk.set_aside(self.kiosk.current, why)
+            self.kiosk.notes.append(f"the game log could not be replayed ({why}) and was moved to {moved}")
+            self.log = self.kiosk.start_log(settings, seed, now)
+            return self._resume(self.log, settings, seed, now) if self.log.steps else None
+
     def next_game(self, now: int) -> None:
         """A new table (a new seed, everyone sits down again) with a new log, after a game over."""
         assert self.kiosk is not None
@@ -131,7 +152,7 @@ class App:
                            race_timeout_ns=cfg.race_timeout_ns, pick_window_ns=cfg.pick_window_ns,
                            vote_window_ns=cfg.vote_window_ns)
         seed = (self.table.seed * 6364136223846793005 + 1442695040888963407) % 2**63
-        self.log = self.kiosk.open_log(settings, seed, now)
+        self.log = self.kiosk.start_log(settings, seed, now)
         self.table = new_table(settings, seed, now)
 
     def after_resume(self) -> None:
@@ -444,6 +465,8 @@ class App:
             if on_frame is not None:
                 on_frame(self)
             frames += 1
+            if max_frames is not None and frames >= max_frames:
+                break
             due = self.next_due_ns()
             # Sleep to the next frame, or less if GO or a tick falls due sooner.
             if due is not None and due - self.adapter.now_ns() < S // fps:
