@@ -52,8 +52,11 @@ class Policy:
     ``timer`` chances pick (``rx``: right after ``rx_fifo()`` returned non-zero, before the
     ``get()``; ``get``: right after a ``get()``; ``timerh``/``timerl``: between the µs timer's
     register reads; ``sync``/``out``: right after an output write). ``gc`` chances insert a
-    ``gc_us`` pause at those points (``any``: after any call). ``speed`` 0 runs free; 1.0 paces
-    the board to the PC's clock (for tests through the host link's real-time waits)."""
+    ``gc_us`` pause at those points (``any``: after any call), never sooner than ``gc_gap_us``
+    after the end of the last collection (the heap has to fill again first), except at ``sync``,
+    where the pause stands for any stall between the timer reads around SYNC. ``speed`` 0 runs free (it spins
+    while it waits for the host); k > 0 lets at most k board milliseconds pass per millisecond
+    of the PC's clock, sleeping on the link when ahead (1.0: real time)."""
 
     seed: int = 1
     cost_cycles: int = 250
@@ -64,6 +67,7 @@ class Policy:
     gc: dict[str, int] = field(default_factory=dict)
     gc_us: int = 10_000
     collect_us: int = 10_000
+    gc_gap_us: int = 50_000
     bootsel: bool = False
     machine: str = PICO
     boot_cycle: int = 0
@@ -73,7 +77,7 @@ class Policy:
             if point not in POINTS:
                 raise TwinError(f"policy point {point!r} is not known: use one of {', '.join(POINTS)}")
         parts = [f"seed={self.seed}", f"cost={self.cost_cycles}", f"write_cycles={self.write_cycles}", f"speed={self.speed}",
-                 f"timer_hold_us={self.timer_hold_us}", f"gc_us={self.gc_us}", f"collect_us={self.collect_us}",
+                 f"timer_hold_us={self.timer_hold_us}", f"gc_us={self.gc_us}", f"collect_us={self.collect_us}", f"gc_gap_us={self.gc_gap_us}",
                  f"bootsel={int(self.bootsel)}", f"boot_cycle={self.boot_cycle}",
                  "machine=" + self.machine.replace(" ", "_")]
         parts += [f"timer_{k}={v}" for k, v in self.timer.items()]
@@ -118,11 +122,14 @@ class Boot:
 class TwinBoard:
     """One twin board behind the port path ``link``. ``make_table(boot_number)`` gives each boot
     its physical table (cycle 0 = that boot's power-up); by default the board's idle table.
-    ``entry`` names the module the board runs (``main``, or a test's probe found on ``path``)."""
+    ``entry`` names the module the board runs (``main``, or a test's probe found on ``path``);
+    ``pins`` becomes the board's ``board_pins.py`` (e.g. ``{"BUTTON_PINS": (2, 3, None)}``);
+    ``board_dir`` holds the firmware files (another version of them, to compare)."""
 
     def __init__(self, link: Path, *, policy: Policy | None = None,
                  make_table: Callable[[int], Table] | None = None, micropython: str | None = None,
-                 reboot_on_reset: bool = True, entry: str = "main", path: Path | None = None) -> None:
+                 reboot_on_reset: bool = True, entry: str = "main", path: Path | None = None,
+                 pins: dict[str, object] | None = None, board_dir: Path = BOARD_DIR) -> None:
         self.link = Path(link)
         self.policy = policy or Policy()
         self._make_table = make_table or (lambda _n: Table.for_board())
@@ -132,11 +139,14 @@ class TwinBoard:
         self.command = [mpy, str(MPY_DIR / "twin_boot.py")]
         self.reboot_on_reset = reboot_on_reset
         self.entry = entry  # the module twin_boot imports: main (the firmware) or a test's probe
-        self._path = f"{MPY_DIR}:{BOARD_DIR}" + (f":{path}" if path is not None else "")
+        self._dir = Path(tempfile.mkdtemp(prefix="board-twin-"))
+        self._path = f"{MPY_DIR}:{board_dir}" + (f":{path}" if path is not None else "")
+        if pins is not None:  # what `cheating-moth board flash` writes from the pin map
+            (self._dir / "board_pins.py").write_text("".join(f"{k} = {v!r}\n" for k, v in pins.items()))
+            self._path = f"{MPY_DIR}:{self._dir}:{board_dir}" + (f":{path}" if path is not None else "")
         self.lock = threading.RLock()  # held while the chip serves a request: edit the table under it
         self.boots: list[Boot] = []
         self.events: queue.Queue[tuple[str, int, object]] = queue.Queue()  # ("block"|"reset"|"end", boot, detail)
-        self._dir = Path(tempfile.mkdtemp(prefix="board-twin-"))
         self._proc: subprocess.Popen[bytes] | None = None
         self._slave_fd: int | None = None
         self._server: threading.Thread | None = None

@@ -81,11 +81,14 @@ result(len(words), core.blocks, core.timer_chosen)
     assert block.sm == 1 and block.end == release  # blocked until the machine's next push
 
 
-def test_a_fifo_holds_four_words_and_the_fifth_sets_rxstall(tmp_path: Path, micropython: str) -> None:
+@pytest.mark.parametrize(("join", "held", "dropped"), [("", 4, 6), (", fifo_join=rp2.PIO.JOIN_RX", 8, 2)])
+def test_a_fifo_holds_four_words_eight_joined_and_a_push_to_a_full_one_sets_rxstall(
+        tmp_path: Path, micropython: str, join: str, held: int, dropped: int) -> None:
     table = Table.for_board()
-    for k in range(6):
+    for k in range(10):  # ten edges, one word each (the lockout is a few ticks)
         table.edge(3, k % 2, us_to_cycles(1000 + 100 * k))
-    body = "LOOP = 10\n" + LOGGER + """
+    logger = LOGGER.replace("jmp_pin=pin)", "jmp_pin=pin" + join + ")")
+    body = "LOOP = 10\n" + logger + """
 time.sleep_ms(3)
 n = sm.rx_fifo()
 stalled = machine.mem32[0x50200008]
@@ -94,8 +97,9 @@ after = machine.mem32[0x50200008]
 result(n, stalled, after)
 """
     values, twin = probe(tmp_path, micropython, body, table=table)
-    assert values == ["4", str(1 << 1), "0"]  # state machine 1: PIO0's RXSTALL bit 1, write 1 to clear
-    assert len(twin.boot.stalls) == 2 and twin.rxstall_drops == 2
+    # state machine 1: PIO0's RXSTALL bit 1, write 1 to clear
+    assert values == [str(held), str(1 << 1 if dropped else 0), "0"]
+    assert len(twin.boot.stalls) == dropped and twin.rxstall_drops == dropped
 
 
 def test_mem32_reads_the_64_bit_us_timer_signed_like_micropython(tmp_path: Path, micropython: str) -> None:

@@ -11,6 +11,8 @@ heartbeats must never be followed by an edge stamped before them.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import os
 import queue
 import random
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from firmware_host.board import protocol as P
 from firmware_host.board.ticks import word_count, word_level
-from firmware_host.twin.board import SYNC_PIN, Boot, Policy, TwinBoard
+from firmware_host.twin.board import BOARD_DIR, SYNC_PIN, Boot, Policy, TwinBoard
 from firmware_host.twin.table import BOUNCE_MAX_CYCLES, Table, us_to_cycles
 
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8)
@@ -106,6 +108,7 @@ class Check:
     resets: int = 0
     stalls: int = 0
     gc: int = 0
+    rearmed: int = 0  # SYNC rises no arming kept (the firmware saw a pause and armed again)
     examples: list[str] = field(default_factory=list)
 
     def note(self, text: str) -> None:
@@ -120,10 +123,10 @@ class Check:
         return {n: getattr(self, n) for n in names if getattr(self, n)}
 
 
-def schedule_race(table: Table, now: int, rng: random.Random) -> None:
+def schedule_race(table: Table, now: int, rng: random.Random, pins: tuple[int, ...] = BUTTON_PINS) -> None:
     """Random presses around the next arming and GO: bounce bursts from a few ms ahead, and
     some single edges a few cycles after GO (same-cycle and one-cycle ties)."""
-    pins = rng.sample(BUTTON_PINS, rng.randint(1, 4))
+    pins = tuple(rng.sample(pins, rng.randint(1, min(4, len(pins)))))
     for pin in pins:
         if rng.random() < 0.3:
             at = rng.randint(0, 64)
@@ -135,9 +138,13 @@ def schedule_race(table: Table, now: int, rng: random.Random) -> None:
         table.bounce(pin, 1, press + BOUNCE_MAX_CYCLES + us_to_cycles(rng.randint(100, 4000)), rng)
 
 
-def run_races(twin: TwinBoard, host: RawHost, races: int, seed: int, first_race: int = 1) -> None:
-    """``races`` short races (GO 0-3 ms after arming, 6 ms timeout) with random presses."""
+def run_races(twin: TwinBoard, host: RawHost, races: int, seed: int, first_race: int = 1,
+              pins: tuple[int | None, ...] = BUTTON_PINS) -> None:
+    """``races`` short races (GO 0-3 ms after arming, 6 ms timeout) with random presses on the
+    buttons that have ``pins``."""
     rng = random.Random(seed)
+    wired = tuple(p for p in pins if p is not None)
+    slots = [b for b, p in enumerate(pins) if p is not None]
     host.send("HELLO", [("proto", P.PROTO)])
     host.until("HELLO", "re", "0")
     race = first_race
@@ -145,8 +152,8 @@ def run_races(twin: TwinBoard, host: RawHost, races: int, seed: int, first_race:
     host.until("ARMED", "race", str(race))  # the first checked arming starts here
     for _ in range(races):
         race += 1
-        twin.script(lambda table, now: schedule_race(table, now + 1, rng))
-        btns = sorted(rng.sample(range(7), rng.randint(2, 6)))
+        twin.script(lambda table, now: schedule_race(table, now + 1, rng, wired))
+        btns = sorted(rng.sample(slots, rng.randint(min(2, len(slots)), len(slots))))
         host.send("ARM", [("race", race), ("btns", btns), ("lockout_us", LOCKOUT_US), ("timeout_ms", 6)])
         host.send("GO", [("race", race), ("delay_ms", rng.randint(0, 3))])
         host.until("END", "race", str(race))
@@ -182,10 +189,17 @@ def check(boot: Boot, frames: list[tuple[str, dict[str, str]]], result: Check | 
             out.internal += 1
         elif verb == "DROP":
             out.drops += 1
+    def nearest_rise(base: int) -> int:
+        i = bisect.bisect_left(rises, base * 2)
+        return min(rises[max(0, i - 1):i + 1], key=lambda s: abs(base * 2 - s))
+
+    kept = {nearest_rise(base) for base, _r in armings}
+    out.rearmed += len([s for s in rises if s > min(kept, default=0) and s not in kept])
+    push_cycles = [c for c, _s, _w in boot.pushes]  # in cycle order
     for base, reports in armings[:-1]:  # the last arming is the closing one
         out.races += 1
-        # this arming's SYNC: the rise nearest its stamp (a late stamp: the last rise before it)
-        sync = min(rises, key=lambda s: abs(base * 2 - s))
+        # this arming's SYNC: the rise nearest its stamp
+        sync = nearest_rise(base)
         err = base * 2 - sync
         if err < -SYNC_EARLY_CYCLES:
             out.sync_early += 1
@@ -193,9 +207,11 @@ def check(boot: Boot, frames: list[tuple[str, dict[str, str]]], result: Check | 
         elif err > SYNC_SLACK_CYCLES:
             out.sync_late += 1
             out.note(f"arming stamped {err} cycles after SYNC rose at {sync}")
-        end = min((c for c in rises if c > sync), default=1 << 62)
+        k = bisect.bisect_right(rises, sync)
+        end = rises[k] if k < len(rises) else 1 << 62
+        epoch = boot.pushes[bisect.bisect_right(push_cycles, sync):bisect.bisect_right(push_cycles, end)]
         for sm in range(8):
-            pushed = [(c, w) for c, s, w in boot.pushes if s == sm and sync < c <= end and (sm, c) not in stalled
+            pushed = [(c, w) for c, s, w in epoch if s == sm and (sm, c) not in stalled
                       and not (sm == GO_SM and word_level(w) == 0)]
             told = [(lv, t) for s, lv, t in reports if s == sm]
             out.edges += len(pushed)
@@ -219,6 +235,9 @@ def check(boot: Boot, frames: list[tuple[str, dict[str, str]]], result: Check | 
                     else:
                         out.misstamped += 1
                     out.note(f"sm {sm} word pushed at cycle {cycle} reported ticks={ticks}, logged at {want}")
+    for sm, cycle, _w in boot.stalls:
+        near = [(c, us, where) for c, us, where in boot.gc_pauses if cycle - 3_750_000 <= c <= cycle]
+        out.note(f"RXSTALL: sm {sm} dropped a word at cycle {cycle}; collections in the 30 ms before: {near}")
     out.hangs += len(boot.blocks)
     out.resets += len(boot.resets)
     out.stalls += len(boot.stalls)
@@ -227,6 +246,7 @@ def check(boot: Boot, frames: list[tuple[str, dict[str, str]]], result: Check | 
 
 
 ADVERSARIAL = Policy(
+    speed=10.0,  # at most 10 board ms per PC ms: the twin sleeps instead of spinning between races
     timer_hold_us=1000,
     timer={"rx": 600_000, "get": 200_000, "timerh": 100_000, "timerl": 100_000, "sync": 300_000},
     gc={"get": 20_000, "timerh": 5_000, "timerl": 5_000, "sync": 50_000, "rx": 5_000},
@@ -234,18 +254,21 @@ ADVERSARIAL = Policy(
 
 
 def policy(seed: int, base: Policy = ADVERSARIAL) -> Policy:
-    return Policy(seed=seed, cost_cycles=base.cost_cycles, write_cycles=base.write_cycles, speed=base.speed,
-                  timer_hold_us=base.timer_hold_us, timer=dict(base.timer), gc=dict(base.gc), gc_us=base.gc_us,
-                  collect_us=base.collect_us, machine=base.machine, boot_cycle=base.boot_cycle)
+    return dataclasses.replace(base, seed=seed, timer=dict(base.timer), gc=dict(base.gc))
 
 
-def race_twin(link: Path, races: int, seed: int, pol: Policy, micropython: str | None = None) -> Check:
-    """One twin process, ``races`` races, checked."""
-    twin = TwinBoard(link, policy=pol, micropython=micropython, reboot_on_reset=False)
+TABLE_OF_FOUR = (2, 3, 4, 5, None, None, None)  # four buttons wired: five state machines with GO's
+
+
+def race_twin(link: Path, races: int, seed: int, pol: Policy, micropython: str | None = None,
+              pins: tuple[int | None, ...] = BUTTON_PINS, board_dir: Path = BOARD_DIR) -> Check:
+    """One twin process, ``races`` races on the buttons that have ``pins``, checked."""
+    twin = TwinBoard(link, policy=pol, micropython=micropython, reboot_on_reset=False,
+                     pins=None if pins == BUTTON_PINS else {"BUTTON_PINS": pins}, board_dir=board_dir)
     twin.plug()
     host = RawHost(twin.link)
     try:
-        run_races(twin, host, races, seed)
+        run_races(twin, host, races, seed, pins=pins)
     except (queue.Empty, EOFError, OSError) as exc:  # a reset hangs up the pty (EIO on write)
         result = check(twin.boot, host.frames)
         result.note(f"the run stopped: {exc!r}; stderr: {twin.stderr()[-500:]}")

@@ -11,7 +11,7 @@ Quirks carried (FACTS.md): soft Timer callbacks run between bytecodes (``micropy
 at points a seeded policy may pick adversarially); ``StateMachine.get()`` on an empty FIFO
 waits, running scheduled callbacks meanwhile, until that machine pushes (recorded as a block; a
 watchdog reset if that takes past the watchdog's deadline); RX FIFOs hold 4 words and a push to a
-full one is dropped and sets FDEBUG.RXSTALL; a GC pause stops Python, never the PIO.
+full one is dropped and sets FDEBUG.RXSTALL (8 words with ``fifo_join=PIO.JOIN_RX``); a GC pause stops Python, never the PIO.
 """
 
 import micropython
@@ -56,12 +56,13 @@ class Policy:
         self.seed = 1
         self.cost = 250  # cycles per fake call (2 us: a MicroPython call on the RP2040)
         self.boot_cycle = 0
-        self.speed = 0.0  # 0: free-running; 1.0: no faster than the PC's clock
+        self.speed = 0.0  # 0: free-running; k: at most k virtual ms per ms of the PC's clock
         self.timer_hold_us = 0  # adversarial: a due tick may wait this long for a chosen point
         self.timer = {}  # point -> chance (per million) to deliver a held tick there
         self.gc = {}  # point -> chance (per million) of a GC pause there
         self.gc_us = 10000  # length of an inserted GC pause
         self.collect_us = 10000  # what an explicit gc.collect() costs
+        self.gc_gap_us = 50000  # an automatic collection needs a heap refilled since the last one
         self.bootsel = 0
         self.write_cycles = 250  # per byte written to the link (CRC in Python, USB)
         self.machine = "Raspberry Pi Pico with RP2040"
@@ -77,7 +78,7 @@ class Policy:
                 self.machine = value.replace("_", " ")
             elif key == "speed":
                 self.speed = float(value)
-            elif key in ("seed", "cost", "boot_cycle", "timer_hold_us", "gc_us", "collect_us", "bootsel", "write_cycles"):
+            elif key in ("seed", "cost", "boot_cycle", "timer_hold_us", "gc_us", "collect_us", "gc_gap_us", "bootsel", "write_cycles"):
                 setattr(self, key, int(value))
             else:
                 raise ValueError("twin policy key %r is not known" % key)
@@ -121,6 +122,7 @@ class Core:
         self.quiet = -1  # no push before this cycle (unless an output is written)
         self.dirty = True
         self.fifos = [[] for _ in range(STATE_MACHINES)]
+        self.depth = [FIFO_DEPTH] * STATE_MACHINES  # 8 with the TX FIFO joined to the RX FIFO
         self.rxstall = [0, 0]
         self.timers = []
         self.pending = False  # a timer callback is scheduled and has not run yet
@@ -132,6 +134,8 @@ class Core:
         self.blocks = 0
         self.stalls = 0
         self.gc_pauses = 0
+        self.last_gc_end = -(1 << 40)
+        self.last_collect_end = -(1 << 40)
         self.timer_runs = 0
         self.timer_chosen = 0
         self.outputs = {}  # pin -> level driven by the firmware
@@ -178,7 +182,7 @@ class Core:
 
     def _push(self, sm, word, cycle):
         fifo = self.fifos[sm]
-        if len(fifo) >= FIFO_DEPTH:  # non-blocking PUSH to a full FIFO: dropped, RXSTALL set
+        if len(fifo) >= self.depth[sm]:  # non-blocking PUSH to a full FIFO: dropped, RXSTALL set
             self.rxstall[sm >> 2] |= 1 << (sm & 3)
             self.stalls += 1
             self.bus.note("E stall %d %d %d\n" % (sm, cycle, word))
@@ -190,12 +194,21 @@ class Core:
         self.gc_pauses += 1
         self.bus.note("E gc %d %d %s\n" % (self.now, us, where))
         self.advance_to(self.now + us * CYCLES_PER_US)
+        if where == "collect":
+            self.last_collect_end = self.now
+        else:
+            self.last_gc_end = self.now
 
     # -- the end of a fake call: GC pauses and timer callbacks at chosen points ----------------
 
     def end(self, point):
         p = self.policy
-        if p.gc and self.rng.chance(p.gc.get(point, 0) or p.gc.get("any", 0)):
+        gap = p.gc_gap_us * CYCLES_PER_US
+        # an automatic collection needs a heap filled again since the last one; the one
+        # between the timer reads around SYNC stands for any stall there (an interrupt too)
+        if (p.gc and self.now - self.last_gc_end >= gap
+                and (point == "sync" or self.now - self.last_collect_end >= gap)
+                and self.rng.chance(p.gc.get(point, 0) or p.gc.get("any", 0))):
             self.pause(p.gc_us, point)
         if self.pending or self.in_callback or not self.timers:
             return
@@ -268,9 +281,13 @@ class Core:
         if speed <= 0 or ready is None:
             return
         real_ms = (stop - self._v_anchor) // int(CYCLES_PER_MS * speed)
-        left = _real_time.ticks_diff(_real_time.ticks_add(self._r_anchor, real_ms), _real_time.ticks_ms())
+        now_ms = _real_time.ticks_ms()
+        left = _real_time.ticks_diff(_real_time.ticks_add(self._r_anchor, real_ms), now_ms)
         if left > 0:
-            ready(left)
+            ready(left)  # ahead of the PC's clock: sleep on the link (input ends the sleep)
+        elif left < -20:  # behind (a slow PC): start afresh rather than rush to catch up
+            self._v_anchor = stop
+            self._r_anchor = now_ms
 
     def block(self, sm):
         """``get()`` on machine ``sm``'s empty FIFO: wait (callbacks run) until it has a word."""

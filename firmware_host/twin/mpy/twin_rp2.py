@@ -103,6 +103,7 @@ class StateMachine:
         self._active = False
         self._tx = []
         _core.state_machines += 1
+        _core.depth[id] = 2 * twin_core.FIFO_DEPTH if kw.get("fifo_join") == PIO.JOIN_RX else twin_core.FIFO_DEPTH
         if self.pin >= 0:
             _core.watched[self.pin] = id
         _core.end("any")
