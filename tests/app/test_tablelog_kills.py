@@ -1,7 +1,7 @@
 """Kill campaign on the table log: ``cheating-moth table --db`` SIGKILLed at chosen points (by
 step count and by the log's own system calls, never by wall time) — while the log is being
-created, between a step's commit and its mirror, after a step, and at whatever point a line of
-output is printed. Every restart must resume at least every step that was on disk (or start
+created, between a step's commit and its mirror, after a step, and from a thread racing the
+next step (in SQLite's commit or anywhere else). Every restart must resume at least every step that was on disk (or start
 anew, saying which), and the game finished after all the kills is the uninterrupted game."""
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: Runs ``cheating-moth table`` with a kill point: ``call:K:before|after`` (the K-th fsync,
 #: fdatasync, write, pwrite or rename the log makes), ``append:K`` (before the K-th step this
-#: run appends) or ``none``. Says on stderr where it killed itself and how many steps it had
-#: appended (each of them was on disk before ``append`` returned).
+#: run appends), ``racing:K`` (a thread kills it once K steps are appended, wherever the main
+#: thread then is: in the controller, in json, inside SQLite's commit) or ``none``. Says on
+#: stderr where it killed itself and how many steps it had appended (each of them was on disk
+#: before ``append`` returned).
 KILLER = r"""
 import os, signal, sys
 from game.app import tablelog
@@ -68,6 +70,20 @@ def append(self, event, made):
     appended[0] += 1
 
 tablelog.TableLog.append = append
+
+if kind == "racing":   # a thread kills the process while it is on its way through the next step
+    import threading
+    reached = threading.Event()
+    def racing_append(self, event, made):
+        append(self, event, made)
+        if appended[0] == int(where[0]):
+            reached.set()
+    def killer():
+        reached.wait()
+        os.kill(os.getpid(), signal.SIGKILL)
+    threading.Thread(target=killer, daemon=True).start()
+    tablelog.TableLog.append = racing_append
+
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -97,27 +113,22 @@ def steps_of(db: Path) -> list[Any]:
 
 
 class Run:
-    """One run of the table under the killer, read to its end (or killed after ``lines``)."""
+    """One run of the table under the killer, read to its end."""
 
-    def __init__(self, db: Path, players: int, seed: int, spec: str, lines: int | None = None) -> None:
+    def __init__(self, db: Path, players: int, seed: int, spec: str) -> None:
         cmd = [sys.executable, "-c", KILLER, spec, "table", "--players", str(players),
                "--seed", str(seed), "--db", str(db)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert proc.stdout is not None and proc.stderr is not None
-        out: list[str] = []
-        for line in proc.stdout:
-            out.append(line)
-            if lines is not None and len(out) >= lines:
-                proc.send_signal(signal.SIGKILL)
-                break
+        out = list(proc.stdout)
         proc.stdout.close()
         self.code = proc.wait(timeout=120)
         self.err = proc.stderr.read()
         proc.stderr.close()
         self.out = out
         killed = re.search(r"KILLED (.*) after (\d+) steps", self.err)
-        self.point = killed.group(1) if killed else ("after a line" if self.code == -signal.SIGKILL else "")
+        self.point = killed.group(1) if killed else ("racing" if self.code == -signal.SIGKILL else "")
         self.appended = int(killed.group(2)) if killed else 0
         self.notes = [line for line in self.err.splitlines() if line.startswith("note: ")]
 
@@ -129,7 +140,8 @@ class Run:
         first = self.out[0]
         if first.startswith("Cheating Moth table,"):
             return 0
-        found = re.match(r"Resumed the game in .* after (\d+) logged steps", first)
+        found = re.match(r"(?:Resumed the game in .* after |The game in .* is already over \()"
+                         r"(\d+) logged steps", first)
         assert found, f"neither resumed nor new: {first!r}"
         return int(found.group(1))
 
@@ -147,12 +159,11 @@ def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFi
         plan = [f"call:{rng.randint(1, CREATION_CALLS)}:{rng.choice(('before', 'after'))}",
                 f"call:{rng.randint(1, CREATION_CALLS)}:{rng.choice(('before', 'after'))}",
                 f"call:{rng.randint(1, 40)}:{rng.choice(('before', 'after'))}",
-                f"append:{rng.randint(1, 60)}", "lines", "lines",
-                f"call:{rng.randint(1, 120)}:{rng.choice(('before', 'after'))}", "lines"]
+                f"append:{rng.randint(1, 60)}", f"racing:{rng.randint(1, 40)}", f"racing:{rng.randint(1, 40)}",
+                f"call:{rng.randint(1, 120)}:{rng.choice(('before', 'after'))}", f"racing:{rng.randint(1, 40)}"]
         on_disk = 0   # a lower bound of the steps on disk: every restart must resume them
         for spec in [*plan, "none"]:
-            run = (Run(db, players, seed, "none", lines=rng.randint(1, 80)) if spec == "lines"
-                   else Run(db, players, seed, spec))
+            run = Run(db, players, seed, spec)
             notes += run.notes
             if run.resumed is not None:
                 assert run.resumed >= on_disk, f"seed {seed}, {spec}: {run.resumed} < {on_disk}"
@@ -163,7 +174,7 @@ def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFi
             if run.code == -signal.SIGKILL:
                 kills += 1
                 points.add(run.point.split(" #")[0])
-                on_disk += run.appended
+                on_disk += int(spec.split(":")[1]) if spec.startswith("racing") else run.appended
                 continue
             assert run.code == 0, run.err
             break
@@ -171,7 +182,7 @@ def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFi
         assert not Path(f"{db}.new").exists()
     print(f"\nkill campaign: {kills} SIGKILLs over 9 games at {sorted(points)}; notes: {notes}")
     assert kills >= 60
-    assert {"before fsync", "after replace", "before pwrite", "before append", "after a line"} <= points
+    assert {"before fsync", "after replace", "before pwrite", "before append", "racing"} <= points
     assert notes == []   # a SIGKILL loses nothing, so there is nothing to say
 
 
