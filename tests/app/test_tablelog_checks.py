@@ -310,3 +310,17 @@ def test_a_log_whose_files_cannot_be_written_is_refused(tmp_path: Path) -> None:
     with pytest.raises(BadTableLog, match=r"cannot be opened or created \(Is a directory\): give a --db "
                                           "path in a folder that exists and is writable"):
         reopen(db)
+
+
+def test_the_mirror_marks_a_game_over_so_filing_its_log_away_is_quiet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.app.cli import main
+
+    db = tmp_path / "table.db"
+    assert main(["table", "--players", "3", "--seed", "4", "--db", str(db), "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    mirrored, _ = read_mirror(db)
+    assert mirrored is not None and mirrored.over and mirrored.steps == steps
+    db.rename(tmp_path / "filed.db")      # what the kiosk does with a finished game's log
+    assert main(["table", "--players", "3", "--seed", "4", "--db", str(db), "--json"]) == 0
+    assert "note:" not in capsys.readouterr().err
