@@ -61,7 +61,7 @@ class Policy:
     seed: int = 1
     cost_cycles: int = 250
     write_cycles: int = 250
-    speed: float = 0.0
+    speed: float = 10.0
     timer_hold_us: int = 0
     timer: dict[str, int] = field(default_factory=dict)
     gc: dict[str, int] = field(default_factory=dict)
@@ -145,6 +145,7 @@ class TwinBoard:
             (self._dir / "board_pins.py").write_text("".join(f"{k} = {v!r}\n" for k, v in pins.items()))
             self._path = f"{MPY_DIR}:{self._dir}:{board_dir}" + (f":{path}" if path is not None else "")
         self.lock = threading.RLock()  # held while the chip serves a request: edit the table under it
+        self._life = threading.Lock()  # plug, unplug, reset, close and the reboot after a watchdog reset
         self.boots: list[Boot] = []
         self.events: queue.Queue[tuple[str, int, object]] = queue.Queue()  # ("block"|"reset"|"end", boot, detail)
         self._proc: subprocess.Popen[bytes] | None = None
@@ -166,6 +167,33 @@ class TwinBoard:
 
     def plug(self) -> Path:
         """Boot a board behind ``link`` (a new pty, process, table and chip)."""
+        with self._life:
+            return self._plug()
+
+    def unplug(self) -> None:
+        """Pull the cable: the board stops and the port disappears."""
+        with self._life:
+            self._unplug()
+
+    def reset(self) -> Path:
+        """A reset (watchdog, RUN pin): the process ends and a new one boots behind the same path."""
+        with self._life:
+            self._unplug()
+            return self._plug()
+
+    def close(self) -> None:
+        with self._life:
+            self._closing = True
+            self._unplug()
+            shutil.rmtree(self._dir, ignore_errors=True)
+
+    def _reboot(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._life:
+            if not self._closing and self._proc is proc:
+                self._unplug()
+                self._plug()
+
+    def _plug(self) -> Path:
         with self.lock:
             if self.running:
                 return self.link
@@ -200,8 +228,7 @@ class TwinBoard:
             tmp.replace(self.link)
             return self.link
 
-    def unplug(self) -> None:
-        """Pull the cable: the board stops and the port disappears."""
+    def _unplug(self) -> None:
         proc, server = self._proc, self._server
         self._proc = None
         if proc is not None:
@@ -217,20 +244,10 @@ class TwinBoard:
         if self.link.is_symlink():
             self.link.unlink()
 
-    def reset(self) -> Path:
-        """A reset (watchdog, RUN pin): the process ends and a new one boots behind the same path."""
-        self.unplug()
-        return self.plug()
-
     def stderr(self, number: int | None = None) -> str:
         n = self.boot.number if number is None else number
         path = self._dir / f"stderr-{n}.txt"
         return path.read_text(errors="replace") if path.exists() else ""
-
-    def close(self) -> None:
-        self._closing = True
-        self.unplug()
-        shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> TwinBoard:
         self.plug()
@@ -287,9 +304,8 @@ class TwinBoard:
             if boot.ended is None:
                 boot.ended = "killed"
             self.events.put(("end", boot.number, boot.ended))
-            if (boot.ended == "reset" and self.reboot_on_reset and not self._closing
-                    and self._proc is proc):
-                threading.Thread(target=self.reset, name="twin-reboot", daemon=True).start()
+            if boot.ended == "reset" and self.reboot_on_reset and not self._closing:
+                threading.Thread(target=self._reboot, args=(proc,), name="twin-reboot", daemon=True).start()
 
     def _handle(self, boot: Boot, words: list[bytes]) -> bytes | None:
         if not words:

@@ -186,3 +186,32 @@ def test_reset_boots_a_new_process_with_a_new_boot_id_and_close_leaves_nothing(t
         while True:
             kind, *_ = twin.events.get_nowait()
             assert kind == "end"
+
+
+def test_bootsel_held_at_power_up_leaves_the_board_at_the_prompt_untouched(micropython: str, tmp_path: Path) -> None:
+    twin = TwinBoard(tmp_path / "ttyTWIN", policy=Policy(bootsel=True), micropython=micropython, reboot_on_reset=False)
+    twin.plug()
+    try:
+        while twin.events.get(timeout=WAIT_S)[0] != "end":
+            pass
+    finally:
+        twin.close()
+    boot = twin.boot
+    assert boot.ended == "returned" and boot.driven == [25]  # only the LED that says "let go"
+    assert boot.starts == [] and boot.stats["sms"] == "0" and twin.watchdog_resets == 0
+
+
+def test_a_watchdog_reset_boots_the_board_again_like_the_chip(tmp_path: Path, micropython: str) -> None:
+    (tmp_path / "probe.py").write_text(PROBE_HEAD.replace("RESULT", "None") + "LOOP = 10\n" + LOGGER
+                                       + "machine.WDT(timeout=100)\nsm.get()\n")
+    twin = TwinBoard(tmp_path / "ttyPROBE", micropython=micropython, entry="probe", path=tmp_path)
+    twin.plug()
+    try:
+        ends = []
+        while len(ends) < 2:
+            kind, number, detail = twin.events.get(timeout=WAIT_S)
+            if kind == "end":
+                ends.append((number, detail))
+    finally:
+        twin.close()
+    assert ends[:2] == [(0, "reset"), (1, "reset")] and twin.watchdog_resets >= 2

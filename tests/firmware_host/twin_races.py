@@ -246,7 +246,6 @@ def check(boot: Boot, frames: list[tuple[str, dict[str, str]]], result: Check | 
 
 
 ADVERSARIAL = Policy(
-    speed=10.0,  # at most 10 board ms per PC ms: the twin sleeps instead of spinning between races
     timer_hold_us=1000,
     timer={"rx": 600_000, "get": 200_000, "timerh": 100_000, "timerl": 100_000, "sync": 300_000},
     gc={"get": 20_000, "timerh": 5_000, "timerl": 5_000, "sync": 50_000, "rx": 5_000},
