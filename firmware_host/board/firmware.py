@@ -51,7 +51,6 @@ _BOARD_NAMES = (  # MicroPython's board names (sys.implementation._machine befor
 )
 
 
-
 def identify(machine_name):
     # type: (str) -> tuple[str, str]
     """(chip, board) from MicroPython's machine name, e.g. ``"Raspberry Pi Pico W with RP2040"``
@@ -334,7 +333,7 @@ class Board:
         if race == self.race and self.state != IDLE:
             return "ARMED", self.arm_fields  # repeated: nothing restarts
         self._abort(now)
-        gc.collect()  # before the race, while nothing is timed: fewer collections during it
+        gc.collect()  # before this race's loggers start: fewer collections during the race
         self._restart(lockout_us)
         self.state = ARMED
         self.race = race

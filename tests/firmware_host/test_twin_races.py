@@ -70,7 +70,7 @@ def test_ten_thousand_adversarial_races_lose_and_misstamp_nothing(tmp_path: Path
         results = list(pool.map(_share, jobs))
     total = Check()
     for r in results:
-        for name in total.__slots__:  # type: ignore[attr-defined]
+        for name in total.__slots__:
             value = getattr(r, name)
             if isinstance(value, int):
                 setattr(total, name, getattr(total, name) + value)
