@@ -42,6 +42,7 @@ ARMED_FLASH_US = 150000
 WINNER_HALF_US = 500000
 LOSER_HALF_US = 100000
 MAX_RACE = 2147483647
+STALLED_WRITE_US = 200000  # a write this slow means nobody reads the link: no more this step
 GC_IDLE_US = 1000000  # a collection at most this often while no race is armed
 SUPPORTED_CHIP = "RP2040"
 SUPPORTED_BOARDS = ("pico", "other")  # not a Pico W: its GP25 is the radio's line
@@ -114,6 +115,7 @@ class Board:
         self.next_gc_us = 0
         self.start_us = 0
         self.refused = hw.refused  # type: ignore[attr-defined]
+        self.stalled = False  # a write of this step waited for a host that does not read
 
     # -- sending --------------------------------------------------------------------------
 
@@ -124,8 +126,20 @@ class Board:
         if len(self.ring) > RING_FRAMES:
             self.ring.pop(0)
         self.seq = P.next_seq(self.seq)
-        self.hw.write(line)
+        self._write(line)
         return line
+
+    def _write(self, line):
+        # type: (bytes) -> None
+        """Write unless a write of this step already stalled: with no host reading, USB CDC
+        waits 500 ms per write before it drops the data, and eight of those in one step would
+        starve the 4 s watchdog. A skipped frame stays in the ring for the host's NAK."""
+        if self.stalled:
+            return
+        before = self.hw.now_us()
+        self.hw.write(line)
+        if self.hw.now_us() - before > STALLED_WRITE_US:
+            self.stalled = True
 
     def _nak(self):
         # type: () -> None
@@ -144,7 +158,7 @@ class Board:
             self.send("LOST", [("from", first_wanted), ("to", (oldest - 1) % P.SEQ_MOD)])
         for seq, line in list(self.ring):
             if P.seq_after(seq, first_wanted) >= 0 and P.seq_after(seq, self.seq) < 0:
-                self.hw.write(line)
+                self._write(line)
 
     # -- start-up and the main loop -------------------------------------------------------
 
@@ -159,6 +173,7 @@ class Board:
 
     def step(self):
         # type: () -> None
+        self.stalled = False
         now = self.hw.now_us()  # before draining: the heartbeat promises edges up to here
         data = self.hw.read_input()
         if data:
@@ -270,7 +285,7 @@ class Board:
         else:
             for done_seq, reply in self.replies:
                 if done_seq == seq:
-                    self.hw.write(reply)  # a repeated request: the same reply, nothing redone
+                    self._write(reply)  # a repeated request: the same reply, nothing redone
                     return
         try:
             rverb, rfields = self._request(verb, fields)

@@ -111,6 +111,7 @@ class Boot:
     gc_pauses: list[tuple[int, int, str]] = field(default_factory=list)  # (cycle, us, where)
     resets: list[tuple[int, str]] = field(default_factory=list)  # (cycle, why)
     driven: list[int] = field(default_factory=list)  # every pin the firmware drove, first drive first
+    usb_drops: list[tuple[int, int]] = field(default_factory=list)  # (cycle, bytes) written while nobody read
     stats: dict[str, str] = field(default_factory=dict)
     ended: str | None = None  # how the process ended (returned, reset, exit, crash)
     cycle: int = 0  # the latest cycle the board reported
@@ -147,7 +148,7 @@ class TwinBoard:
         self.lock = threading.RLock()  # held while the chip serves a request: edit the table under it
         self._life = threading.Lock()  # plug, unplug, reset, close and the reboot after a watchdog reset
         self.boots: list[Boot] = []
-        self.events: queue.Queue[tuple[str, int, object]] = queue.Queue()  # ("block"|"reset"|"end", boot, detail)
+        self.events: queue.Queue[tuple[str, int, object]] = queue.Queue()  # ("block"|"reset"|"usbdrop"|"end", boot, detail)
         self._proc: subprocess.Popen[bytes] | None = None
         self._slave_fd: int | None = None
         self._server: threading.Thread | None = None
@@ -371,6 +372,9 @@ class TwinBoard:
         elif what == "reset":
             boot.resets.append((int(args[0]), args[1]))
             self.events.put(("reset", boot.number, args[1]))
+        elif what == "usbdrop":
+            boot.usb_drops.append((int(args[0]), int(args[1])))
+            self.events.put(("usbdrop", boot.number, boot.usb_drops[-1]))
         elif what == "drive":
             boot.driven.append(int(args[0]))
         elif what == "stats":

@@ -4,7 +4,10 @@ main.py boots on them behind a pty the host link opens like a Pico's port."""
 
 from __future__ import annotations
 
+import os
 import queue
+import threading
+import tty
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +15,7 @@ import pytest
 
 pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
 
+from firmware_host.board import protocol as P  # noqa: E402
 from firmware_host.boardlink.link import BoardLink  # noqa: E402
 from firmware_host.twin.board import Policy, TwinBoard  # noqa: E402
 from firmware_host.twin.table import Table, us_to_cycles  # noqa: E402
@@ -207,7 +211,7 @@ def test_a_watchdog_reset_boots_the_board_again_like_the_chip(tmp_path: Path, mi
     twin = TwinBoard(tmp_path / "ttyPROBE", micropython=micropython, entry="probe", path=tmp_path)
     twin.plug()
     try:
-        ends = []
+        ends: list[tuple[int, object]] = []
         while len(ends) < 2:
             kind, number, detail = twin.events.get(timeout=WAIT_S)
             if kind == "end":
@@ -215,3 +219,54 @@ def test_a_watchdog_reset_boots_the_board_again_like_the_chip(tmp_path: Path, mi
     finally:
         twin.close()
     assert ends[:2] == [(0, "reset"), (1, "reset")] and twin.watchdog_resets >= 2
+
+
+def test_with_nobody_reading_the_board_drops_frames_after_500_ms_and_keeps_running(micropython: str,
+                                                                                   tmp_path: Path) -> None:
+    """USB CDC with no host reading: each write waits 500 ms (timer callbacks run), then the
+    data is dropped; the main loop writes no more that step (eight stalled writes in one step,
+    answering queued requests, starved the 4 s watchdog before), feeds the watchdog, and a host
+    that comes later is answered."""
+    twin = TwinBoard(tmp_path / "ttyTWIN", policy=Policy(speed=0), micropython=micropython)  # free-running
+    twin.plug()
+    try:
+        _nobody_reading(twin)
+    finally:
+        twin.close()
+
+
+def _nobody_reading(twin: TwinBoard) -> None:
+    fd = os.open(str(twin.link), os.O_RDWR | os.O_NOCTTY)
+    tty.setraw(fd)
+    stop = threading.Event()
+
+    def ask() -> None:  # requests whose replies nobody reads: they fill the pty
+        seq = 0
+        try:
+            while not stop.is_set():
+                os.write(fd, b"".join(P.encode((seq + k) % P.SEQ_MOD, "PING", []) for k in range(32)))
+                seq += 32
+        except OSError:
+            pass
+
+    writer = threading.Thread(target=ask, daemon=True)
+    writer.start()
+    dropped = 0
+    try:
+        while dropped < 20:
+            kind, _number, _detail = twin.events.get(timeout=WAIT_S)
+            assert kind not in ("reset", "end", "block")
+            dropped += kind == "usbdrop"
+    finally:
+        stop.set()
+        os.close(fd)
+        writer.join(timeout=WAIT_S)
+    drops = twin.boot.usb_drops
+    assert all(b - a >= 500 * 125_000 for (a, _), (b, _) in zip(drops, drops[1:]))
+    link = BoardLink(str(twin.link))
+    link.start()  # reading again: the stale bytes are ignored, HELLO is answered
+    try:
+        assert link.request("PING", []).verb == "PONG"
+    finally:
+        link.close()
+    assert twin.watchdog_resets == 0 and twin.hangs == 0
