@@ -248,8 +248,8 @@ def _sim(args: argparse.Namespace) -> int:
         while board.running and not stop.wait(args.seconds if args.seconds is not None else 3600):
             if args.seconds is not None:
                 break
-    except KeyboardInterrupt:
-        pass
     finally:
+        # Ctrl-C (exit 130) and SIGTERM (exit 143) unwind to here (see cli.py): the board's
+        # process is stopped and its link removed before the command ends.
         board.close()
     return 0

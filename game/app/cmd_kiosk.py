@@ -23,9 +23,12 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import GameError
+from ..errors import BadTableLog, GameError
 
 if TYPE_CHECKING:
+    from ..controller.inputs import Input
+    from ..sim.presses import Script
+    from .tablelog import TableLog
     from ..messages import Message
     from .kiosk import Kiosk
     from .rigconfig import RigConfig
@@ -49,8 +52,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="with --input sim: 3 to 5 (default 4)")
     parser.add_argument("--seed", type=int, default=None, help="seed of a new game")
     parser.add_argument("--games", type=int, default=1, help="with --input sim: games to play (default 1)")
+    parser.add_argument("--progress", action="store_true",
+                        help="with --input sim: a 'progress: game G step N' line after every step")
+    parser.add_argument("--draw-every", type=_positive, default=1, metavar="N",
+                        help="with --input sim: draw the screen after every N-th step (default 1)")
     parser.add_argument("--no-poweroff", action="store_true",
                         help="'shut down' in the staff menu only quits (no systemctl poweroff)")
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: use 1 or more") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is too small: use 1 or more")
+    return n
 
 
 def run(args: argparse.Namespace) -> int:
@@ -244,13 +261,24 @@ class _SimClock:
         return None
 
 
+def _script_for(app: App) -> tuple[Script, Input | None]:
+    """The simulated players' script of the app's game, replayed over its logged steps (the
+    players' clock starts with the game's log), and their next input."""
+    from ..sim.presses import resume_script
+
+    table = app.table
+    if app.log is None:
+        return resume_script(table.settings.seats, table.seed, table.settings, [])
+    return resume_script(table.settings.seats, table.seed, table.settings, app.log.steps, app.log.t0_ns)
+
+
 def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
     """Whole games by simulated players through the real app, kiosk session and logs."""
     import pygame
 
     from ..controller import Stage
     from ..controller import inputs as console
-    from ..sim.presses import T0_NS, resume_script
+    from ..sim.presses import T0_NS
     from .kiosk import Kiosk
     from .ui.adapters import Detected
     from .ui.fonts import fonts_for
@@ -270,17 +298,32 @@ def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
     clock.t_ns = T0_NS
     pygame.init()
     fonts, choice = fonts_for(config.lang)
-    app = App(detected=Detected(clock, "sim"), settings=table_log.settings, seed=table_log.seed,  # type: ignore[arg-type]
-              ui=UiState(lang=choice.lang, input_name="sim"), fonts=fonts, surface=pygame.Surface((800, 480)),
-              sounds=Sounds(), log=table_log, say=lambda s: print(s, flush=True), attract_after_ns=None,
-              kiosk=kiosk, scripted=True)
+
+    def make_app(table_log: TableLog) -> App:
+        return App(detected=Detected(clock, "sim"), settings=table_log.settings, seed=table_log.seed,  # type: ignore[arg-type]
+                   ui=UiState(lang=choice.lang, input_name="sim"), fonts=fonts,
+                   surface=pygame.Surface((800, 480)), sounds=Sounds(), log=table_log,
+                   say=lambda s: print(s, flush=True), attract_after_ns=None, kiosk=kiosk, scripted=True)
+
+    app = make_app(table_log)
+    try:
+        # The players' script, replayed over the logged steps: a log the script does not lead
+        # to (another --players, another version's bots) is moved aside and a new game starts.
+        script, event = _script_for(app)
+    except BadTableLog as exc:
+        assert app.log is not None
+        app.log.close()
+        moved = kiosk.set_aside(kiosk.current, str(exc))
+        kiosk.notes.append(f"the simulated players cannot carry on the logged game ({exc}); "
+                           f"it was moved to {moved} and a new game starts")
+        app = make_app(kiosk.start_log(settings, seed, T0_NS))
+        script, event = _script_for(app)
     for note in notes + kiosk.notes:
         print(f"note: {note}", flush=True)
-    if app.resumed:
-        print(f"Resumed the game in {kiosk.current} after {len(table_log.steps)} logged steps.", flush=True)
+    if app.resumed and app.log is not None:
+        print(f"Resumed the game in {kiosk.current} after {len(app.log.steps)} logged steps.", flush=True)
+    clock.t_ns = max(clock.t_ns, app.table.now_t_ns)
     played = 0
-    script, event = resume_script(args.players, app.table.seed, app.table.settings,
-                                  table_log.steps if app.log is not None else [])
     try:
         while played < args.games:
             if app.log is None:  # the game is over (and filed): the next one, or stop
@@ -288,19 +331,23 @@ def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
                 if played >= args.games:
                     break
                 app.feed(console.NewGame(clock.t_ns))
-                script, event = resume_script(args.players, app.table.seed, app.table.settings, [])
+                script, event = _script_for(app)
             if event is None:
                 raise AssertionError("the simulated players ran out of moves before the game ended")
             clock.t_ns = max(clock.t_ns, event.t_ns)
             made = app.feed(event)
             if app.table.stage is not Stage.GAME_OVER:
                 event = script.send(made)
-            app.draw()
+            if app.steps % args.draw_every == 0 or app.log is None:
+                app.draw()
+            if args.progress:
+                print(f"progress: game {played + 1} step {app.steps}", flush=True)
     finally:
         if app.log is not None:
             app.log.close()
         pygame.quit()
     last = kiosk.leaderboard.last()
+    kiosk.leaderboard.close()
     if last is not None:
         print("Final standings: " + ", ".join(f"{n} {t}" for n, t in zip(last.names, last.totals)), flush=True)
     return 0

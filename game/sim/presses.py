@@ -37,13 +37,18 @@ class ScriptError(AssertionError):
 
 
 def resume_script(players: int, seed: int, settings: TableSettings,
-                  logged: Sequence[LoggedStep]) -> tuple[Script, Input | None]:
+                  logged: Sequence[LoggedStep], t0_ns: int = T0_NS) -> tuple[Script, Input | None]:
     """The script of a game whose first inputs are already logged: it is replayed (on a table
-    of its own) up to the log's end, checking that the log is of this game. Returns the script
-    and its next input (None when the game is over)."""
-    script = table_script(players, seed, settings)
-    table = new_table(settings, seed, T0_NS)
+    of its own, started at ``t0_ns`` like the log) up to the log's end, checking that the log is
+    of this game. A log that begins with the console's ``NewGame`` (a kiosk's next game) has it
+    replayed first: the players' inputs follow it. Returns the script and its next input (None
+    when the game is over)."""
+    script = table_script(players, seed, settings, t0_ns)
+    table = new_table(settings, seed, t0_ns)
     event: Input | None = next(script)
+    if logged and isinstance(logged[0].input, console.NewGame):
+        table = step(table, logged[0].input).table
+        logged = logged[1:]
     for number, entry in enumerate(logged, start=1):
         if event != entry.input:
             raise BadTableLog(f"step {number} of the log is {entry.input!r} but this game's players "
@@ -63,9 +68,11 @@ def game_commands(players: int, seed: int, rules: Rules) -> list[Command]:
     return [r for r in report.log if isinstance(r, COMMAND_TYPES)]
 
 
-def table_script(players: int, seed: int, settings: TableSettings) -> Script:
-    """Yield the inputs of a whole game; expects each input's Step to be sent back."""
-    actor = _Actor(settings)
+def table_script(players: int, seed: int, settings: TableSettings, t0_ns: int = T0_NS) -> Script:
+    """Yield the inputs of a whole game whose table started at ``t0_ns``; expects each input's
+    Step to be sent back. The players' clock starts with the table's: a table never goes back
+    in time, so inputs stamped before its start would land late and miss its windows."""
+    actor = _Actor(settings, t0_ns)
     for command in game_commands(players, seed, settings.rules):
         actor.produced = []
         yield from actor.act(command)
@@ -76,11 +83,11 @@ def table_script(players: int, seed: int, settings: TableSettings) -> Script:
 class _Actor:
     """The people at the simulated table: one clock, and what the controller last asked for."""
 
-    def __init__(self, settings: TableSettings) -> None:
+    def __init__(self, settings: TableSettings, t0_ns: int = T0_NS) -> None:
         self.s = settings
-        self.t_ns = T0_NS
+        self.t_ns = t0_ns
         self.go_t_ns: int | None = None     # GO time of the race the controller armed last
-        self.armed_t_ns = T0_NS
+        self.armed_t_ns = t0_ns
         self.produced: list[Command] = []
         self.last: Step | None = None
 
