@@ -9,7 +9,8 @@ Every subcommand ends the same way when stopped from outside (here, in one place
 (Ctrl-C) exits 130 and SIGTERM (systemd, ``kill``) exits 143, each after the command's own
 ``finally`` blocks have closed logs, stopped children and removed links, with one line on
 stderr and no traceback; a reader that goes away (``| head``) ends it quietly (exit 141, as a
-shell reports SIGPIPE).
+shell reports SIGPIPE); a question met by the end of a stdin that is not a terminal is one
+line and exit 2.
 """
 
 from __future__ import annotations
@@ -137,6 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_SIGPIPE
+    except EOFError:
+        # A command that asks (doctor) met the end of a stdin that is not a terminal.
+        print(f"cheating-moth: {args.subcommand} needed an answer but its input ended: run it on a "
+              "terminal, or give the answers as options (see --help)", file=sys.stderr)
+        return 2
     return result
 
 

@@ -231,3 +231,12 @@ def test_board_sim_stopped_stops_its_board_and_removes_its_link(tmp_path: Path, 
     assert rc == code and "Traceback" not in err, err
     assert not any(alive(pid) for pid in board), board
     assert not link.is_symlink() and not link.exists()
+
+
+def test_a_question_met_by_the_end_of_stdin_is_one_line() -> None:
+    """The doctor asks whether each light is on; with stdin closed it used to raise EOFError."""
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "doctor", "--input", "gpio", "--skip-timing",
+                           "--skip-buttons"], stdin=subprocess.DEVNULL, text=True, capture_output=True, cwd=REPO,
+                          env=ENV, timeout=TIMEOUT_S, start_new_session=True)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "doctor needed an answer but its input ended" in proc.stderr
