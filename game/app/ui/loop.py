@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 import pygame
 
+from firmware_host.errors import AdapterError
 from firmware_host.records import SeatLight
 
 from ...controller import (
@@ -62,6 +63,9 @@ BOARD_NS = 8 * S
 BOARD_PERIODS = (Period.TODAY, Period.WEEK, Period.ALL)
 #: The staff menu closes by itself after this long without a tap or a key.
 STAFF_IDLE_NS = 180 * S
+#: After the input failed (a buzzer board unplugged mid-race), the race is armed again once the
+#: input answers, checked this often.
+RETRY_NS = 1 * S
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,7 @@ class App:
             self.table = new_table(settings, seed, now)
         self.console = Console(ui, self.adapter.now_ns, self.adapter.clock, seats=self.table.settings.seats)
         self.go: PendingGo | None = None
+        self.rerun_due_ns: int | None = None    # the input failed: re-run the race from then on
         self.wakes: list[int] = []
         self.lights: dict[int, SeatLight] = {}
         self.frame: Frame | None = None
@@ -214,18 +219,26 @@ class App:
         elif isinstance(effect, Leds):
             changed = {seat: LIGHTS[light] for seat, light in enumerate(effect.seats)
                        if seat < adapter.seats and self.lights.get(seat) is not LIGHTS[light]}
-            if changed:
-                adapter.show(changed)
-                self.lights.update(changed)
-            show_guard = getattr(adapter, "show_guard", None)  # the buzzer board has no guard LED
-            if show_guard is not None:
-                show_guard(effect.caught is not Light.OFF)
+            try:
+                if changed:
+                    adapter.show(changed)
+                    self.lights.update(changed)
+                show_guard = getattr(adapter, "show_guard", None)  # the buzzer board has no guard LED
+                if show_guard is not None:
+                    show_guard(effect.caught is not Light.OFF)
+            except AdapterError as exc:
+                self.input_failed(exc)
         elif isinstance(effect, Arm):
-            adapter.arm(effect.seats)
+            try:
+                adapter.arm(effect.seats)
+            except AdapterError as exc:
+                self.input_failed(exc)
+                return
             for seat in range(adapter.seats):  # what arm() shows: the race seats flash once
                 self.lights[seat] = SeatLight.ARMED if seat in effect.seats else SeatLight.OFF
         elif isinstance(effect, ScheduleGo):
-            self.go = PendingGo(effect.race, effect.t_ns, effect.seats)
+            if self.rerun_due_ns is None:  # else the input did not arm the race: no GO for it
+                self.go = PendingGo(effect.race, effect.t_ns, effect.seats)
         elif isinstance(effect, WakeAt):
             heapq.heappush(self.wakes, effect.t_ns)
 
@@ -246,14 +259,47 @@ class App:
             self.go = None
             race = self.table.race
             if race is not None and race.number == pending.race and race.go_t_ns is None:
-                go = self.adapter.go(pending.seats)
-                for seat in pending.seats:  # what go() shows
-                    self.lights[seat] = SeatLight.GO
-                self.feed(go)
+                try:
+                    go = self.adapter.go(pending.seats)
+                except AdapterError as exc:     # unplugged, or the board voided the race
+                    self.input_failed(exc)
+                else:
+                    for seat in pending.seats:  # what go() shows
+                        self.lights[seat] = SeatLight.GO
+                    self.feed(go)
+        if self.rerun_due_ns is not None and now >= self.rerun_due_ns:
+            self.rerun_race(now)
         if self.wakes and self.wakes[0] <= now:
             while self.wakes and self.wakes[0] <= now:
                 heapq.heappop(self.wakes)
             self.feed(Tick(now))
+
+    def input_failed(self, exc: AdapterError) -> None:
+        """The input adapter failed a call (a board unplugged or restarted mid-race, a GO the
+        board voided): said on screen, and the race in progress runs again, from arming, once
+        the input answers. Lights are sent whole next time (what they show is unknown)."""
+        now = self.adapter.now_ns()
+        self.lights = {}
+        if self.rerun_due_ns is None:
+            self.ui.notices.append((Message.of("refused", reason=f"{exc} (the race runs again when the "
+                                               "buttons answer)"), now + NOTICE_NS))
+            if self.say is not None:
+                self.say(f"note: {type(exc).__name__}: {exc}")
+        race = self.table.race
+        if race is not None and race.result is None:
+            self.go = None                      # no GO for a race the input did not arm
+            self.rerun_due_ns = now + RETRY_NS
+
+    def rerun_race(self, now: int) -> None:
+        """Arm the interrupted race again if the input is back (else look again later)."""
+        ready = getattr(self.adapter, "wait_connected", None)
+        if ready is not None and not ready(0):
+            self.rerun_due_ns = now + RETRY_NS
+            return
+        self.rerun_due_ns = None
+        race = self.table.race
+        if self.table.stage is Stage.RACE and race is not None and race.result is None:
+            self.feed(console.Rearm(now))
 
     def voided(self, record: object) -> None:
         """The board lost edges of the race in progress (a RaceVoided record). Before GO the
@@ -268,8 +314,8 @@ class App:
             self.say(f"note: {record!r}")
 
     def next_due_ns(self) -> int | None:
-        due = [t for t in (self.go.t_ns if self.go else None, self.wakes[0] if self.wakes else None)
-               if t is not None]
+        due = [t for t in (self.go.t_ns if self.go else None, self.wakes[0] if self.wakes else None,
+                           self.rerun_due_ns) if t is not None]
         return min(due) if due else None
 
     # -- the console -----------------------------------------------------------------------
