@@ -112,9 +112,9 @@ class Chip:
     checking the acceleration; far too slow for races).
 
     The default board (hw_rp2.py's map): ``Chip(Table.for_board(), sync_pin=22)``; state machine
-    i watches ``(2, 3, 4, 5, 6, 7, 8, 9)[i]`` (7 is GO's). The firmware's ``restart_loggers``
-    becomes ``set_output(22, 0, c)``, ``sm_stop`` of each, ``sm_start(i, pin, loop, c_i)`` of
-    each, ``set_output(22, 1, c)``; ``go()`` becomes ``set_output(9, 1, c)``. Every call's cycle
+    i watches ``(2, 3, 4, 5, 6, 7, 8, 9)[i]`` (7 is GO's). The firmware's ``stop_loggers`` and
+    ``start_loggers`` become ``set_output(22, 0, c)``, ``sm_stop`` of each, ``sm_start(i, pin,
+    loop, c_i)`` of each, ``set_output(22, 1, c)`` (again on a re-armed try); ``go()`` becomes ``set_output(9, 1, c)``. Every call's cycle
     must be at least the previous call's."""
 
     def __init__(self, table: Table, *, sync_pin: int, program: Program | None = None,

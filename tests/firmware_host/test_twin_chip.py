@@ -501,7 +501,7 @@ def test_a_loop_that_cannot_be_accelerated_does_not_make_the_chip_look_ahead_for
 
 
 def test_each_arming_restarts_the_count_as_the_firmware_does_it() -> None:
-    """restart_loggers: SYNC low, every logger stopped, restarted, SYNC high; then GO. Each
+    """stop_loggers + start_loggers: SYNC low, every logger stopped, restarted, SYNC high; then GO. Each
     arming's GO word counts from that arming's SYNC."""
     table = Table.for_board()
     table.add_player(2, random.Random(1))
