@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .deck import DEFAULT_DECK, deck_from_mapping
+from .engine.state import HAND_SIZE, MAX_PLAYERS
 from .errors import BadConfig
 from .variants import Rules, rules_from_mapping
 
@@ -54,10 +55,11 @@ def rules_from_config(data: dict[str, Any], where: str = "config") -> Rules:
         extra = set(deck_table) - {"spread", "totals"}
         if extra:
             raise BadConfig(f"{where} [deck] has unknown key {sorted(extra)[0]!r}: use spread and totals")
-        spread, totals = deck_table["spread"], deck_table.get("totals")
-        if not isinstance(spread, dict) or not isinstance(totals, (dict, type(None))):
-            raise BadConfig(f"{where} [deck.spread] and [deck.totals] must be tables of kind = counts")
-        deck = deck_from_mapping(spread, totals, where=f"{where} deck")
+        deck = deck_from_mapping(deck_table["spread"], deck_table.get("totals"), where=f"{where} deck")
+        needed = HAND_SIZE * MAX_PLAYERS + 1
+        if deck.size < needed:
+            raise BadConfig(f"{where} deck has {deck.size} cards: a table of up to {MAX_PLAYERS} players "
+                            f"needs at least {needed} ({HAND_SIZE} each and a starter)")
     rules_table = data.get("rules", {})
     if not isinstance(rules_table, dict):
         raise BadConfig(f"{where} [rules] must be a table of variant = option")

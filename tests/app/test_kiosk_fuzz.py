@@ -89,6 +89,7 @@ SWAPS = (
     "[" * 60 + "]" * 60, '"\\u0000"', '"../../etc/passwd"', '"/dev/zero"', "[1, 2, 3, 4, 5]",
     "{button = 4}", '"a\\nb"',
 )
+KINDS = ("number", "moth", "ant", "spider", "cockroach", "mosquito")
 UNICODE_DIGITS = ("\u0661", "\u00b2", "\uff11", "\u0967", "\u2460", "\U0001d7d9")
 JUNK = (b"\xff", b"\x00", b"\xc3\x28", b'"', b"[", b"]", b"=", b"\n", b"{", b"'''", b"\\", b"#",
         b"\xef\xbb\xbf", b"[[", b".", b"\r")
@@ -487,16 +488,19 @@ def test_the_kiosk_reaches_its_first_frame_on_every_mutated_file(
     ("pins", b'\n[seats."\xc2\xb2"]\nbutton = 4\n', "seat key '\u00b2'"),
     ("pins", b'\n[seats."\xd9\xa1"]\nbutton = 4\n', "seat key '\u0661'"),
     ("pins", b"\n# \xff\n", "is not UTF-8 text"),
+    ("config", "[deck.spread]\n" + "".join(f"{k} = [1, 0, 0, 0, 0]\n" for k in KINDS) + "[deck.totals]\n"
+     + "".join(f"{k} = 1\n" for k in KINDS), "deck has 6 cards: a table of up to 5 players needs at least 41"),
 ])
 def test_each_case_seen_to_crash_the_kiosk_starts_it_with_a_notice(
         tmp_path: Path, seeds: Seeds, kiosk_env: argparse.ArgumentParser,
-        target: str, text: bytes, words: str) -> None:
+        target: str, text: bytes | str, words: str) -> None:
     files = layout(tmp_path, seeds, "ab" * 32)
+    body = text.encode() if isinstance(text, str) else text
     if target == "pins":   # the seat tables replaced, so that a strange key is the only fault
-        base = re.sub(rb"(?ms)^\[loopback\].*?(?=^\[board\])", b"", seeds.pins) if b"loopback" in text else seeds.pins
-        files["pins"].write_bytes(base + text)
+        base = re.sub(rb"(?ms)^\[loopback\].*?(?=^\[board\])", b"", seeds.pins) if b"loopback" in body else seeds.pins
+        files["pins"].write_bytes(base + body)
     else:
-        files[target].write_bytes(text)
+        files[target].write_bytes(body)
     started = start_kiosk(kiosk_env, tmp_path)
     assert any(words in n for n in started.notices), started.notices
 
