@@ -112,19 +112,23 @@ class Kiosk:
             return
         game = table.game
         winners = tuple(s.player for s in game.standings() if s.place == 1)
-        self.leaderboard.record(FinishedGame(
-            finished_unix_ns=int(self.wall_clock().timestamp() * 1e9), seed=table.seed,
-            names=tuple(table.name(p) for p in range(table.players)), totals=game.totals,
-            winners=winners, key=f"{table.seed}:{table_log.t0_ns}"))
+        try:
+            self.leaderboard.record(FinishedGame(
+                finished_unix_ns=int(self.wall_clock().timestamp() * 1e9), seed=table.seed,
+                names=tuple(table.name(p) for p in range(table.players)), totals=game.totals,
+                winners=winners, key=f"{table.seed}:{table_log.t0_ns}"))
+        except sqlite3.Error as exc:  # a disk full or a file damaged since the start: the game stays filed
+            self.notes.append(f"the game could not be put on the leaderboard ({exc}); its log is kept in games/")
+            log.error("%s", self.notes[-1])
         table_log.close()
         stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in LOG_SUFFIXES:   # the log and everything beside it (WAL, step mirror)
             part = Path(str(self.current) + suffix)
             if part.exists():
                 part.rename(self.data / "games" / f"game-{stamp}-{table.seed}.db{suffix}")
         kept = sorted((self.data / "games").glob("game-*.db"))
         for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in LOG_SUFFIXES:
                 Path(str(old) + suffix).unlink(missing_ok=True)
         log.info("game over: %s", ", ".join(f"{n} {t}" for n, t in zip(
             (table.name(p) for p in range(table.players)), game.totals)))
@@ -183,7 +187,7 @@ class Kiosk:
         (not on the leaderboard) so that the next game starts from a fresh log."""
         table_log.close()
         stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in LOG_SUFFIXES:
             part = Path(str(self.current) + suffix)
             if part.exists():
                 part.rename(self.data / "games" / f"game-{stamp}-{seed}-ended.db{suffix}")
