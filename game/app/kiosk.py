@@ -137,10 +137,17 @@ class Kiosk:
     def _open_leaderboard(self) -> Leaderboard:
         path = self.data / "leaderboard.db"
         try:
-            return Leaderboard(path, self.config.max_games)
+            board = Leaderboard(path, self.config.max_games)
         except BadTableLog as exc:
             moved = self.set_aside(path, str(exc))
             self.notes.append(f"the leaderboard could not be read and was moved to {moved}")
+        else:
+            board.games()               # counts the rows that cannot be read (left out, kept)
+            if board.skipped:
+                games = f"{board.skipped} game{'' if board.skipped == 1 else 's'}"
+                self.notes.append(f"{games} in {path} could not be read: the leaderboard "
+                                  "leaves them out (the file is kept as it is)")
+            return board
         try:
             return Leaderboard(path, self.config.max_games)
         except BadTableLog as exc:  # still unreadable (a folder, no permission): keep it in memory

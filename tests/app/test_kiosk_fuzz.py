@@ -530,3 +530,13 @@ def test_a_damaged_leaderboard_is_moved_aside_not_deleted(
     assert any("leaderboard could not be read" in n for n in started.notices), started.notices
     [aside] = (tmp_path / "data" / "aside").glob("leaderboard-*.db")
     assert aside.read_bytes() == bytes(data)
+
+
+def test_unreadable_leaderboard_rows_are_left_out_and_said(
+        tmp_path: Path, seeds: Seeds, kiosk_env: argparse.ArgumentParser) -> None:
+    files = layout(tmp_path, seeds, "ab" * 32)
+    con = sqlite3.connect(files["leaderboard"], isolation_level=None)
+    con.execute("UPDATE games SET totals = 'zz'")
+    con.close()
+    started = start_kiosk(kiosk_env, tmp_path)
+    assert any("1 game in" in n and "could not be read" in n for n in started.notices), started.notices
