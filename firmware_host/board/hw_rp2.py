@@ -53,7 +53,14 @@ SYNC_PIN = getattr(_pins, "SYNC_PIN", 22)
 STATUS_LED = 25  # a plain Pico's LED (on a Pico W, GP25 is the radio's line: never driven)
 WDT_TIMEOUT_MS = 4000
 SYNC_GAP_US = 100  # longest credible time between the two timer reads around raising SYNC
-SYNC_TRIES = 4  # armings tried before a late SYNC stamp is accepted (late is safe, early is not)
+# Armings tried before a late SYNC stamp is accepted. Neither direction is safe: an early stamp
+# breaks TIME's promise, one later than ticks.UNWRAP_MARGIN_US unwraps words a whole PIO wrap
+# wrong. A try fails only if a pause (GC, a long interrupt) lands in the few µs between the two
+# timer reads, so after gc.collect() at arming 64 failures in a row do not happen; the twin's
+# adversarial policy (a 10 ms pause there on about 1 try in 6) once failed 4 in a row in 200
+# armings, which the old limit of 4 accepted 10 ms late. 64 tries of at most ~10 ms each stay far
+# inside the 4 s watchdog.
+SYNC_TRIES = 64
 
 _PIO_FDEBUG = (0x50200008, 0x50300008)  # PIO0, PIO1: RXSTALL in bits 0-3
 _TIMERAWH = 0x40054024
@@ -201,7 +208,7 @@ class Hardware(_Link):
     def start_loggers(self, loop_count):
         # type: (int) -> int
         """Empty the FIFOs, restart every logger with ``loop_count`` and raise SYNC; returns the
-        µs time read right after SYNC rose (at most SYNC_GAP_US late unless every try paused)."""
+        µs time read right after SYNC rose (at most SYNC_GAP_US late unless all SYNC_TRIES paused)."""
         self._busy = True
         try:
             for _ in range(SYNC_TRIES):
