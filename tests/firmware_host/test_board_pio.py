@@ -11,23 +11,20 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-import importlib.util
 import random
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
 from firmware_host.board.ticks import LOCKOUT_FIXED_TICKS, make_word, word_count, word_level
 
-from firmware_host.twin.pioasm import Program, make_rp2_module
+from firmware_host.twin.pioasm import edge_logger
 
 pioemu = pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
 from pioemu import State, emulate  # noqa: E402
 
-BOARD_DIR = Path(__file__).resolve().parents[2] / "firmware_host" / "board"
 SYNC_PIN = 22
 BTN_PIN = 2
 GO_PIN = 9
@@ -35,23 +32,7 @@ SYNC_AT = 20  # cycle at which the sync pin rises in most runs
 FULL = 0xFFFF_FFFF
 
 
-def _load_program() -> Program:
-    saved = sys.modules.get("rp2")
-    sys.modules["rp2"] = make_rp2_module()
-    try:
-        spec = importlib.util.spec_from_file_location("board_pio_programs", BOARD_DIR / "pio_programs.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return Program.from_asm(module.edge_logger_program(SYNC_PIN))
-    finally:
-        if saved is None:
-            del sys.modules["rp2"]
-        else:
-            sys.modules["rp2"] = saved
-
-
-PROGRAM = _load_program()
+PROGRAM = edge_logger(SYNC_PIN)
 # Every ``jmp pin`` (condition 6) is a sample of the watched pin.
 SAMPLE_PCS = frozenset(i for i, op in enumerate(PROGRAM.opcodes) if op & 0xE0E0 == 0x00C0)
 WAIT_PC = next(i for i, op in enumerate(PROGRAM.opcodes) if op & 0xE000 == 0x2000)
