@@ -12,7 +12,7 @@ import pytest
 from firmware_host.boardlink.rig import BoardRig
 from firmware_host.boardlink.sim import SimBoard
 from firmware_host.doctor.core import MS, ButtonStatus, Report, Severity, TimingStatus
-from firmware_host.doctor.board import DOCTOR_LOCKOUT_NS, GO_DELAY_NS, BoardDoctorRig, Pulser
+from firmware_host.doctor.board import DOCTOR_LOCKOUT_NS, GO_DELAY_NS, BoardDoctorRig, Pulser, go_check
 from firmware_host.doctor.run import DoctorSettings, run_doctor
 from firmware_host.doctor.sim import SimBoardPeople, SimFaults, SimPulser, parse_faults
 from firmware_host.pinmap import PinMap, load_pinmap
@@ -104,6 +104,24 @@ def test_the_two_input_test_catches_inverted_order(sim: SimBoard, pinmap: PinMap
 def test_without_a_pulse_source_the_board_checks_its_go(sim: SimBoard, pinmap: PinMap) -> None:
     report = doctor(sim, pinmap, SimFaults(), DoctorSettings(leds=False, buttons=False), use_pulser=False)
     t = report.timing
-    assert t is not None and t.method == "board GO" and t.status is TimingStatus.OK, t
-    assert t.samples == 5 and t.median_error_ns is not None and 0 <= t.median_error_ns <= 5 * MS
-    assert f"GO asked for {GO_DELAY_NS // MS} ms after arming" in t.note
+    # How late the simulated board's loop raises GO follows the PC's load (its clock is the
+    # PC's), so only what holds on any load is asserted here: five trials, GO never early.
+    # The limits are go_check's, tested below with chosen errors.
+    assert t is not None and t.method == "board GO" and t.samples == 5, t
+    assert t.median_error_ns is not None and t.median_error_ns >= 0
+    assert t.status is TimingStatus.OK or "ms after its 50 ms delay" in t.note, t
+
+
+@pytest.mark.parametrize(("errors_ms", "ok"), [
+    ((0.0, 0.8, 1.0, 1.2, 4.9), True),
+    ((0.5, 0.5, 0.5, 0.5, 5.2), False),  # one GO later than the 5 ms the main loop may take
+    ((-0.001, 1.0, 1.0, 1.0, 1.0), False),  # GO before its delay: never
+])
+def test_the_go_check_allows_a_late_loop_but_never_an_early_go(errors_ms: tuple[float, ...], ok: bool) -> None:
+    t = go_check([round(e * MS) for e in errors_ms], 9)
+    assert t.method == "board GO" and t.samples == 5
+    assert (t.status is TimingStatus.OK) is ok, t
+    if ok:
+        assert f"GO asked for {GO_DELAY_NS // MS} ms after arming" in t.note
+    else:
+        assert "check the GO pin (GP9 (pin 12)) and the firmware" in t.note
