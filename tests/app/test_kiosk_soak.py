@@ -26,7 +26,9 @@ from game.app.leaderboard import Leaderboard
 REPO = Path(__file__).resolve().parents[2]
 SEED = 4242
 GAMES = 200
-BUDGET_S = 90.0
+#: Runs allowed for the games (about 48 are needed): a kiosk that stops making progress fails
+#: the test by count, not by the machine's speed.
+MAX_RUNS = 200
 #: About how many steps a simulated game of 3 or 4 players takes.
 STEPS_PER_GAME = 300
 #: A run's output must appear within this long (a hung kiosk fails the test instead of CI).
@@ -99,7 +101,7 @@ def test_two_hundred_games_with_random_sigterm_and_sigkill_restarts_end_healthy(
     starts: Counter[str] = Counter()
     runs = 0
     while (done := finished_games(data) if (data / "leaderboard.db").exists() else 0) < GAMES:
-        assert time.monotonic() - started < BUDGET_S, f"{done} games after {runs} runs: over budget"
+        assert runs < MAX_RUNS, f"{done} games after {runs} runs: the kiosk stopped making progress"
         kind = rng.choice(("SIGTERM", "SIGKILL", "SIGTERM", "SIGKILL", "none"))
         games = min(8, GAMES - done)
         # Anywhere in the run: in a game, between games, right after a restart.
@@ -130,4 +132,3 @@ def test_two_hundred_games_with_random_sigterm_and_sigkill_restarts_end_healthy(
     print(f"soak: {finished_games(data)} games in {runs} runs + a final one, {took:.1f} s; "
           f"stops {dict(stops)}; starts {dict(starts)}")
     assert stops["SIGTERM"] >= 12 and stops["SIGKILL"] >= 12
-    assert took < BUDGET_S
