@@ -62,6 +62,7 @@ from .records import (
     EdgeDirection,
     RigEvent,
     SeatLight,
+    drain_queue,
     ticks_to_ns,
 )
 
@@ -326,12 +327,7 @@ class GpioRig:
 
     def drain(self) -> list[RigEvent]:
         """Take every record waiting on :attr:`events` without blocking."""
-        taken: list[RigEvent] = []
-        while True:
-            try:
-                taken.append(self.events.get_nowait())
-            except queue.Empty:
-                return taken
+        return drain_queue(self.events)
 
     # -- race outputs ----------------------------------------------------------------------
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import enum
 import math
+import queue
 from dataclasses import dataclass
+from typing import TypeVar
 
 from game.inputs import CaughtPress, CaughtRelease, Press, Release
 
@@ -131,3 +133,16 @@ class EdgeDirection:
         """Count an edge whose stamp was unreadable (it is reported, not judged): the line did change."""
         self.down = not self.down
         self.reported_down = reported_down
+
+
+_Item = TypeVar("_Item")
+
+
+def drain_queue(events: queue.Queue[_Item]) -> list[_Item]:
+    """Take every record waiting on ``events`` without blocking (both rigs' ``drain``)."""
+    taken: list[_Item] = []
+    while True:
+        try:
+            taken.append(events.get_nowait())
+        except queue.Empty:
+            return taken

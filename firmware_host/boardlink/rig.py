@@ -46,7 +46,7 @@ from ..board import protocol as P
 from .errors import BoardError, BoardMismatch, BoardTimeout, BoardUnsupported, LinkDown, RaceVoidedError
 from .link import BoardInfo, BoardLink, Frame, LinkCounters
 from ..errors import BadSeat
-from ..records import ArmReport, RigEvent, SeatLight
+from ..records import ArmReport, RigEvent, SeatLight, drain_queue
 
 BOARD_CLOCK = "board"
 DEFAULT_SEAT_BUTTONS = (0, 1, 2, 3, 4, 5)
@@ -200,12 +200,7 @@ class BoardRig:
             return self._cond.wait_for(lambda: self._now_ns >= t_ns, timeout_s * self.time_scale)
 
     def drain(self) -> list[BoardEvent]:
-        taken: list[BoardEvent] = []
-        while True:
-            try:
-                taken.append(self.events.get_nowait())
-            except queue.Empty:
-                return taken
+        return drain_queue(self.events)
 
     # -- race outputs ----------------------------------------------------------------------
 

@@ -92,6 +92,8 @@ def test_a_fifo_holds_four_words_eight_joined_and_a_push_to_a_full_one_sets_rxst
     for k in range(10):  # ten edges, one word each (the lockout is a few ticks)
         table.edge(3, k % 2, us_to_cycles(1000 + 100 * k))
     logger = LOGGER.replace("jmp_pin=pin)", "jmp_pin=pin" + join + ")")
+    # The probe runs inside the twin, where ``time`` is the fake module: sleep_ms advances the
+    # twin's virtual clock by 3 board ms (the ten edges land meanwhile); nothing waits on the PC.
     body = "LOOP = 10\n" + logger + """
 time.sleep_ms(3)
 n = sm.rx_fifo()
