@@ -34,9 +34,9 @@ def fonts(lang: str) -> Fonts:
     made = _FONTS.get(lang)
     if made is not None:
         try:
-            made.get(20).size("x")
-            if made.hangul is not None:
-                made.hangul.get(20).size("x")
+            made.size("x", 20)
+            if made.fallback is not None:
+                made.fallback.size("가", 20)
             return made
         except pygame.error:
             pass

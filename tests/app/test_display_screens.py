@@ -111,8 +111,8 @@ def test_the_font_has_every_character_of_the_language(lang: str) -> None:
 
 def test_language_names_draw_in_a_font_that_has_them() -> None:
     latin, _ = fonts_for("en")
-    assert latin.hangul is not None
-    assert missing_glyphs(latin.hangul.path, LANGUAGE_NAMES["ko"]) == ""
+    assert latin.fallback is not None
+    assert missing_glyphs(latin.fallback.path, LANGUAGE_NAMES["ko"]) == ""
 
 
 def test_without_a_hangul_font_korean_falls_back_to_english_and_names_the_package(tmp_path: object) -> None:
@@ -120,4 +120,4 @@ def test_without_a_hangul_font_korean_falls_back_to_english_and_names_the_packag
     assert choice.lang == "en"
     assert choice.warning is not None and HANGUL_PACKAGE in choice.warning
     fonts_, chosen = fonts_for("ko", hangul_candidates=())
-    assert chosen.lang == "en" and fonts_.hangul is None
+    assert chosen.lang == "en" and fonts_.fallback is None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
+import pygame.freetype
 
 HERE = Path(__file__).resolve().parent
 VENDORED_HANGUL = HERE / "fonts" / "MothGothic-Bold.ttf"
@@ -51,44 +52,87 @@ def choose(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> Font
 
 
 class Fonts:
-    """pygame Font objects by pixel size, and rendered text surfaces (an LRU cache: a table
-    screen shows the same few dozen strings frame after frame)."""
+    """Fonts by pixel size, and rendered text surfaces (an LRU cache: a table screen shows the
+    same few dozen strings frame after frame).
 
-    def __init__(self, path: Path, cache_size: int = 1024, hangul: Fonts | None = None) -> None:
+    Text is drawn with ``pygame.freetype`` with kerning off, not with ``pygame.font``: pygame-ce's
+    ``pygame.font`` shapes text with HarfBuzz, which applies FreeSans Bold's kerning table, and
+    that table pushes some pairs apart by a visible gap ("af ter", "but ton", "let ter" at every
+    size; see tests/app/test_fonts.py). freetype without kerning places each glyph at its own
+    advance, as the font's designer spaced it. Nothing the rig shows needs shaping (no Arabic or
+    Indic scripts; Hangul syllables are precomposed)."""
+
+    def __init__(self, path: Path, cache_size: int = 1024, fallback: Fonts | None = None) -> None:
         self.path = path
-        self.hangul = hangul   # draws any text with Hangul in it (a language's own name, say)
-        self._fonts: dict[int, pygame.font.Font] = {}
+        # The other script's font: Hangul for the Latin languages (a language's own name on the
+        # settings screen), Latin for Korean (the vendored Hangul subset has no "−" or "…").
+        # Each character is drawn by the first of the two that has a glyph for it.
+        self.fallback = fallback
+        self._fonts: dict[int, pygame.freetype.Font] = {}
+        self._has: dict[str, bool] = {}
         self._surfaces: OrderedDict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = OrderedDict()
         self._cache_size = cache_size
 
-    def _for(self, text: str) -> Fonts:
-        if self.hangul is not None and any("\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e" for ch in text):
-            return self.hangul
-        return self
-
-    def get(self, px: int) -> pygame.font.Font:
+    def get(self, px: int) -> pygame.freetype.Font:
         font = self._fonts.get(px)
         if font is None:
-            font = pygame.font.Font(str(self.path), px)
+            if not pygame.freetype.get_init():
+                pygame.freetype.init()
+            font = pygame.freetype.Font(str(self.path), px)
+            font.kerning = False
+            font.pad = True         # line-box metrics: every line of a size is equally tall
+            font.origin = True      # render_to's position is the pen's start on the baseline
             self._fonts[px] = font
         return font
 
+    def has_glyph(self, ch: str) -> bool:
+        known = self._has.get(ch)
+        if known is None:
+            known = self._has[ch] = ch.isspace() or self.get(24).get_metrics(ch)[0] is not None
+        return known
+
+    def runs(self, text: str) -> list[tuple[Fonts, str]]:
+        """``text`` cut into pieces, each with the font that draws it."""
+        other = self.fallback
+        if other is None:
+            return [(self, text)]
+        pieces: list[tuple[Fonts, str]] = []
+        for ch in text:
+            owner = self if self.has_glyph(ch) or not other.has_glyph(ch) else other
+            if pieces and pieces[-1][0] is owner:
+                pieces[-1] = (owner, pieces[-1][1] + ch)
+            else:
+                pieces.append((owner, ch))
+        return pieces
+
+    def _advance(self, text: str, px: int) -> int:
+        """The pen's travel over ``text`` in this font (wider than the ink where a glyph overhangs)."""
+        font = self.get(px)
+        metrics = font.get_metrics(text)
+        advance = round(sum(m[4] for m in metrics if m is not None))
+        return max(advance, font.get_rect(text).right)
+
     def size(self, text: str, px: int) -> tuple[int, int]:
-        return self._for(text).get(px).size(text)
+        return sum(owner._advance(piece, px) for owner, piece in self.runs(text)), self.line_height(px)
 
     def line_height(self, px: int) -> int:
-        return self.get(px).get_linesize()
+        return self.get(px).get_sized_height()
 
     def render(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
-        owner = self._for(text)
-        if owner is not self:
-            return owner.render(text, px, color)
         key = (text, px, color)
         surface = self._surfaces.get(key)
         if surface is not None:
             self._surfaces.move_to_end(key)
             return surface
-        surface = self.get(px).render(text, True, color)
+        pieces = self.runs(text)
+        widths = [owner._advance(piece, px) for owner, piece in pieces]
+        surface = pygame.Surface((max(1, sum(widths)), self.line_height(px)), pygame.SRCALPHA)
+        baseline = self.get(px).get_sized_ascender()
+        x = 0
+        for (owner, piece), width in zip(pieces, widths):
+            if piece.strip():
+                owner.get(px).render_to(surface, (x, baseline), piece, color)
+            x += width
         self._surfaces[key] = surface
         if len(self._surfaces) > self._cache_size:
             self._surfaces.popitem(last=False)
@@ -102,8 +146,8 @@ def fonts_for(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> t
     korean = choose("ko", hangul_candidates)
     hangul = Fonts(korean.path) if korean.lang == "ko" else None
     if choice.lang == "ko":
-        return Fonts(choice.path), choice
-    return Fonts(choice.path, hangul=hangul), choice
+        return Fonts(choice.path, fallback=Fonts(latin_font())), choice
+    return Fonts(choice.path, fallback=hangul), choice
 
 
 def missing_glyphs(path: Path, text: str) -> str:
