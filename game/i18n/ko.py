@@ -1,5 +1,6 @@
-"""한국어. Player names are written without particles (이/가, 은/는 depend on the name's last
-sound), so the sentences read naturally with any name."""
+"""한국어. A particle after a filled-in word is written with both forms, "{player}을(를)",
+"{number}이(가)", "{accused}은(는)", "과(와)", "으로(로)": game.i18n.particles keeps the one the
+word takes ("Dan을", "Bea를", "4를"), so no sentence ever shows both."""
 
 from __future__ import annotations
 

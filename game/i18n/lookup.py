@@ -14,6 +14,7 @@ from ..cards import Card, Kind
 from ..errors import GameError
 from ..messages import Message
 from . import LANGUAGES, de, en, es, fr, ko
+from .particles import resolve as resolve_particles
 
 _CATALOGS: dict[str, dict[str, str]] = {
     "en": en.TEXT, "de": de.TEXT, "fr": fr.TEXT, "es": es.TEXT, "ko": ko.TEXT,
@@ -32,7 +33,9 @@ def catalog(lang: str) -> dict[str, str]:
 def text(lang: str, key: str, **params: str | int) -> str:
     """The catalog entry ``key`` in ``lang`` with ``params`` filled in (English if missing)."""
     template = catalog(lang).get(key) or en.TEXT[key]
-    return template.format(**params)
+    filled = template.format(**params)
+    # Korean particles follow the word filled in: "{number}을(를)" becomes "4를", "Dan을".
+    return resolve_particles(filled) if lang == "ko" else filled
 
 
 def kind_name(lang: str, kind: Kind) -> str:
