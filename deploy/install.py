@@ -11,10 +11,13 @@ where they exist), creates the app's venv in /opt/cheating-moth and installs thi
 into it, writes a default /etc/cheating-moth/config.toml (never overwrites one), creates
 /var/lib/cheating-moth for the game logs and the leaderboard, and installs a systemd unit that
 boots straight into the app on tty1 (KMS/DRM, no desktop), restarts it on a crash, reboots
-after a crash loop and is fed a watchdog from the render loop.
+after a crash loop and is fed a watchdog from the render loop. The unit is sandboxed (no
+network, no capabilities, a read-only system but for the data folder, only the rig's devices):
+``systemd-analyze security cheating-moth`` rates it about 1, against 9.2 without the sandbox.
+The staff PIN is set afterwards with ``cheating-moth staff-pin`` (it is not in the config).
 
 ``--root DIR`` writes every file below DIR and runs no system command (it lists them instead):
-how the tests check the installer without a Pi. Standard library only: it runs before the
+how the tests check the installer without a Pi. DIR must be absolute and not / itself. Standard library only: it runs before the
 venv exists.
 """
 
@@ -94,6 +97,11 @@ class Layout:
     def pins(self) -> Path:
         return self.at("/etc/cheating-moth/pins.toml")
 
+    @property
+    def pin_file(self) -> Path:
+        """The staff PIN's hash (root and the kiosk's group only): ``cheating-moth staff-pin``."""
+        return self.at("/etc/cheating-moth/staff-pin.toml")
+
 
 POLKIT_RULE = """\
 // Cheating Moth rig: the kiosk user may power the Pi off from the staff menu, nothing else.
@@ -107,8 +115,19 @@ polkit.addRule(function(action, subject) {
 """
 
 
-def unit_text() -> str:
-    """The systemd unit (paths as on the Pi, whatever ``--root`` is)."""
+#: Device classes the rig opens, as the kernel names them in /proc/devices (systemd's
+#: ``char-NAME``): the display (KMS/DRM), touch and keyboards, the GPIO chips (the buttons'
+#: build), the buzzer board's USB serial port and ALSA sound. The console tty1 is allowed by path.
+DEVICES = ("char-drm rw", "char-input r", "char-gpiochip rw", "char-ttyACM rw", "char-alsa rw",
+           "/dev/tty1 rw")
+
+
+def unit_text(groups: tuple[str, ...] = GROUPS) -> str:
+    """The systemd unit (paths as on the Pi, whatever ``--root`` is). ``groups``: the device
+    groups the service keeps (only groups that exist: systemd refuses to start a unit that names
+    a missing one)."""
+    devices = "\n".join(f"DeviceAllow={d}" for d in DEVICES)
+    supplementary = f"SupplementaryGroups={' '.join(groups)}\n" if groups else ""
     return f"""\
 [Unit]
 Description=Cheating Moth buzzer rig (kiosk)
@@ -126,11 +145,13 @@ Type=notify
 NotifyAccess=main
 User={USER}
 Group={USER}
-WorkingDirectory=/var/lib/cheating-moth
+{supplementary}WorkingDirectory=/var/lib/cheating-moth
 Environment=SDL_VIDEODRIVER=kmsdrm SDL_AUDIODRIVER=alsa PYTHONUNBUFFERED=1
 ExecStart=/opt/cheating-moth/venv/bin/cheating-moth kiosk --config /etc/cheating-moth/config.toml --data /var/lib/cheating-moth
 Restart=always
 RestartSec=2
+# The kiosk ends with 143 on SIGTERM (systemctl stop, shutdown): a clean stop, not a failure.
+SuccessExitStatus=143
 # The render loop sends WATCHDOG=1 every few seconds; a frozen app is killed and restarted.
 WatchdogSec=10
 TTYPath=/dev/tty1
@@ -139,6 +160,43 @@ TTYVHangup=yes
 StandardInput=tty-force
 StandardOutput=journal
 StandardError=journal
+
+# Sandbox (systemd-analyze security: 9.2 without it). The kiosk reads its code, config and
+# PIN file, writes only the data folder (its home: also Mesa's and fontconfig's caches), talks
+# to systemd (sd_notify, poweroff over D-Bus) on Unix sockets and to udev over netlink, and
+# opens only the devices below. No network, no capabilities, no privilege gain.
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+AmbientCapabilities=
+ProtectSystem=strict
+ReadWritePaths=/var/lib/cheating-moth
+ProtectHome=yes
+PrivateTmp=yes
+PrivateMounts=yes
+UMask=0077
+DevicePolicy=closed
+{devices}
+RestrictAddressFamilies=AF_UNIX AF_NETLINK
+IPAddressDeny=any
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+ProtectProc=invisible
+LockPersonality=yes
+# ALSA playback through SDL needs no realtime scheduling (the user never had the right to it).
+RestrictRealtime=yes
+RestrictNamespaces=yes
+RestrictSUIDSGID=yes
+RemoveIPC=yes
+KeyringMode=private
+SystemCallArchitectures=native
+# Refused calls fail with EPERM rather than killing the kiosk mid-game.
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources @mount @swap @reboot @raw-io @module @obsolete @cpu-emulation @debug
+SystemCallErrorNumber=EPERM
 
 [Install]
 WantedBy=multi-user.target
@@ -180,15 +238,20 @@ class Installer:
             self.say(f"wrote {L.pins} (the default pin map: edit it to match your wiring)")
         self.install_app()
         L.unit.parent.mkdir(parents=True, exist_ok=True)
-        L.unit.write_text(unit_text())
+        L.unit.write_text(unit_text(tuple(g for g in GROUPS if self.dry or _group_exists(g))))
         self.say(f"wrote {L.unit}")
         L.polkit.parent.mkdir(parents=True, exist_ok=True)
         L.polkit.write_text(POLKIT_RULE)
         self.say(f"wrote {L.polkit} (the staff menu may power off)")
         self.run("chown", "-R", f"{USER}:{USER}", "/var/lib/cheating-moth")
+        # Game logs and the count of wrong staff PINs are the kiosk's alone.
+        L.data.chmod(0o750)
         self.run("systemctl", "daemon-reload")
         self.run("systemctl", "enable", "cheating-moth.service")
         self.say("installed: the rig starts on the next boot (or now: sudo systemctl start cheating-moth)")
+        if not L.pin_file.exists():
+            self.say("set the staff menu's PIN (6 digits recommended): "
+                     "sudo /opt/cheating-moth/venv/bin/cheating-moth staff-pin")
 
     def check_os(self) -> None:
         release = self.layout.at("/etc/os-release")
@@ -268,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.root is None and os.geteuid() != 0:
         print("install.py: run it as root (sudo python3 deploy/install.py), or with --root DIR to "
               "try it in a folder", file=sys.stderr)
+        return 2
+    if args.root is not None and (not Path(args.root).is_absolute() or Path(args.root).resolve() == Path("/")):
+        # An empty root once meant the real / with no command run: a half install over the system.
+        print(f"install.py: --root {args.root!r} is not a folder to try the installer in: give an "
+              "absolute path other than / (for example --root /tmp/rig), or leave --root out and run "
+              "it with sudo to install for real", file=sys.stderr)
         return 2
     installer = Installer(Layout(Path(args.root or "/")), dry=args.root is not None)
     if args.uninstall:

@@ -1,8 +1,9 @@
-"""The kiosk installer in a throwaway root: the files it writes, idempotence, uninstall, and the
-systemd unit checked by systemd itself."""
+"""The kiosk installer in a throwaway root: the files it writes, idempotence, uninstall, the
+systemd unit checked by systemd itself, its sandbox scored by systemd, and roots it refuses."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -104,3 +105,72 @@ def test_the_default_config_is_one_the_kiosk_accepts(tmp_path: Path) -> None:
     from firmware_host.pinmap import load_pinmap
 
     assert load_pinmap(tmp_path / "etc/cheating-moth/pins.toml").seats
+
+
+#: The issue's target for ``systemd-analyze security`` (0 safe .. 10 unsafe; 9.2 unsandboxed).
+MAX_EXPOSURE = 4.5
+
+
+def exposure(analyze: str, unit: Path) -> float:
+    """The overall exposure systemd itself gives the unit file (offline: no systemd running)."""
+    result = subprocess.run([analyze, "security", "--offline=true", "--no-pager", str(unit)],
+                            capture_output=True, text=True)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert found, result.stdout[-2000:] + result.stderr
+    return float(found.group(1))
+
+
+def test_systemd_rates_the_units_sandbox_at_most_4_5(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is missing: install Debian's systemd package to run this check")
+    install(tmp_path)
+    score = exposure(analyze, tmp_path / "etc/systemd/system/cheating-moth.service")
+    print(f"systemd-analyze security: {score}")
+    assert score <= MAX_EXPOSURE
+
+
+def test_the_sandbox_keeps_what_the_rig_needs(tmp_path: Path) -> None:
+    install(tmp_path)
+    lines = (tmp_path / "etc/systemd/system/cheating-moth.service").read_text().splitlines()
+    for line in ("NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+                 "CapabilityBoundingSet=", "UMask=0077", "ProtectKernelTunables=yes",
+                 "ProtectKernelModules=yes", "ProtectControlGroups=yes", "LockPersonality=yes",
+                 "RestrictRealtime=yes", "DevicePolicy=closed", "SuccessExitStatus=143",
+                 # the data folder is the one place it writes; sd_notify and D-Bus are Unix sockets,
+                 # udev's device events netlink
+                 "ReadWritePaths=/var/lib/cheating-moth", "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
+                 # display, touch, GPIO buttons, the board's USB serial, sound, the console
+                 "DeviceAllow=char-drm rw", "DeviceAllow=char-input r", "DeviceAllow=char-gpiochip rw",
+                 "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-alsa rw", "DeviceAllow=/dev/tty1 rw",
+                 "SupplementaryGroups=video render input audio gpio dialout"):
+        assert line in lines, line
+    # PrivateDevices would hide /dev/dri and the rest; PrivateUsers would drop the device groups.
+    assert not [x for x in lines if x.startswith(("PrivateDevices=", "PrivateUsers=", "MemoryDenyWriteExecute="))]
+
+
+def test_the_unit_names_only_groups_that_exist() -> None:
+    sys.path.insert(0, str(INSTALL.parent))
+    try:
+        import install as installer
+    finally:
+        sys.path.remove(str(INSTALL.parent))
+    assert "SupplementaryGroups=video input\n" in installer.unit_text(("video", "input"))
+    assert "SupplementaryGroups" not in installer.unit_text(())
+
+
+@pytest.mark.parametrize("root", ["", "relative/dir", ".", "/", "/tmp/.."])
+def test_an_empty_relative_or_system_root_is_refused(tmp_path: Path, root: str) -> None:
+    result = subprocess.run([sys.executable, str(INSTALL), "--root", root], capture_output=True, text=True,
+                            cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"--root {root!r} is not a folder to try the installer in: give an absolute path" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []          # nothing written below the current folder either
+
+
+def test_the_data_folder_is_the_kiosks_alone_and_the_pin_is_asked_for(tmp_path: Path) -> None:
+    out = install(tmp_path)
+    assert (tmp_path / "var/lib/cheating-moth").stat().st_mode & 0o777 == 0o750
+    assert "cheating-moth staff-pin" in out
+    assert "pin-hash" not in (tmp_path / "etc/cheating-moth/config.toml").read_text()
