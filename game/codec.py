@@ -36,7 +36,10 @@ def to_dict(record: Any) -> dict[str, Any]:
     """The JSON-ready dict of a record (any frozen dataclass the decoder knows how to read)."""
     out: dict[str, Any] = {"type": type(record).__name__}
     for f in dataclasses.fields(record):
-        out[f.name] = _encode(getattr(record, f.name))
+        value = getattr(record, f.name)
+        if f.metadata.get("omit_if_default") and value == f.default:
+            continue  # a field added later: left out at its default, as older logs wrote it
+        out[f.name] = _encode(value)
     return out
 
 
@@ -72,8 +75,14 @@ def from_dict(data: object, types: dict[str, type[Any]] | None = None) -> Any:
     if extra:
         raise BadRecord(f"{name} has unknown field {extra[0]!r}: its fields are {', '.join(hints) or 'none'}")
     values: dict[str, Any] = {}
+    optional = _OPTIONAL.get(cls)
+    if optional is None:
+        optional = _OPTIONAL[cls] = frozenset(
+            f.name for f in dataclasses.fields(cls) if f.metadata.get("omit_if_default"))
     for field_name, hint in hints.items():
         if field_name not in data:
+            if field_name in optional:
+                continue  # written before the field existed, or at its default: the default
             raise BadRecord(f"{name} is missing field {field_name!r}")
         values[field_name] = _decode(data[field_name], hint, f"{name}.{field_name}")
     try:
@@ -83,6 +92,9 @@ def from_dict(data: object, types: dict[str, type[Any]] | None = None) -> Any:
 
 
 _HINTS: dict[type[Any], dict[str, Any]] = {}
+#: Fields marked ``metadata={"omit_if_default": True}``: added after logs were written, so
+#: left out at their default when encoding and defaulted when a record lacks them.
+_OPTIONAL: dict[type[Any], frozenset[str]] = {}
 
 
 def _hints(cls: type[Any]) -> dict[str, Any]:

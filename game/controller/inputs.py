@@ -3,7 +3,7 @@ console taps (touch or keys). Every input carries ``t_ns`` on the table's clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import Card
 from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
@@ -45,10 +45,12 @@ class Starter:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """The active player laid ``card``."""
+    """The active player laid ``card``; ``last_card``: the table says it was their last card
+    (the round ends, its action does not happen). Older table logs omit it: False."""
 
     card: Card
     t_ns: int
+    last_card: bool = field(default=False, metadata={"omit_if_default": True})
 
 
 @dataclass(frozen=True, slots=True)

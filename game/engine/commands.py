@@ -30,10 +30,16 @@ class StartRound:
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
-    """The active player lays ``card`` on the discard pile."""
+    """The active player lays ``card`` on the discard pile.
+
+    ``last_card``: the table says it was the player's last card (they cheated earlier, so the
+    official count cannot tell). The round ends at once and the card's action does not happen.
+    Logs written before this field existed omit it (the codec reads it as False).
+    """
 
     player: int
     card: Card
+    last_card: bool = field(default=False, metadata={"omit_if_default": True})
 
 
 @dataclass(frozen=True, slots=True)

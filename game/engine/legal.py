@@ -1,7 +1,7 @@
 """Every command the rules allow now — the generator the UI, bots and tests share.
 
 Cards are hidden, so for a play the engine lists every kind that could carry a fitting number
-and is still left in the deck. Two commands are listed by outcome rather than in full, because
+and is still left in the deck, each as a normal play and as the player's last card. Two commands are listed by outcome rather than in full, because
 their detail is the judge's evidence, not a choice: a race decision is listed once per possible
 loser (slap) or winner and card (cockroach) with the ranking that implies it, and a penalty
 entry once per (moths, actions, numbers) the official count and the deck allow.
@@ -42,9 +42,10 @@ def _candidates(state: GameState) -> list[Command]:
     if phase is Phase.TURN:
         top = state.discard[-1].number
         plays: list[Command] = [
-            PlayCard(state.active, Card(kind, number))
+            PlayCard(state.active, Card(kind, number), last_card)
             for number in neighbours(top)
             for kind in Kind
+            for last_card in (False, True)
         ]
         return plays + [DrawCard(state.active)] + _accusations(state) + [DeclareOut(p) for p in seats]
     if phase is Phase.SPIDER_GIFT:

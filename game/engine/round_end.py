@@ -19,6 +19,12 @@ def declare_out(state: GameState, d: steps.Draft, c: DeclareOut) -> None:
         # official count is the real one.
         raise IllegalCommand(f"seat {player} is the guard and still holds {state.hands[player]} "
                              "cards: the guard cannot cheat, so must play them all to go out")
+    if not state.shed[player]:
+        # Cheating never takes the last card, so a hand empties only through a play, a laid
+        # card or a gift; a player who has done none of these since the deal still holds cards.
+        raise IllegalCommand(f"seat {player} cannot be out of cards: they have not played, laid or "
+                             "given a card since the deal and the last card can never be cheated "
+                             "away; a player goes out with a play, a laid card or a gift")
     steps.end_round(d, (player,))
 
 

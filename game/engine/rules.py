@@ -40,6 +40,7 @@ def apply(state: GameState, command: Command) -> tuple[GameState, tuple[Event, .
         )
     draft = steps.Draft(state)
     _HANDLERS[kind](state, draft, command)
+    steps.note_shed(draft)
     return draft.freeze(previous=state, command=command), tuple(draft.events)
 
 
@@ -94,6 +95,7 @@ def _start_round(state: GameState, d: steps.Draft, c: StartRound) -> None:
     d.active = state.guard
     d.guard_changed = False
     d.out = ()
+    d.shed = (False,) * n
     d.entries = ()
     d.race = None
     d.dispute = None
@@ -112,11 +114,25 @@ def _play_card(state: GameState, d: steps.Draft, c: PlayCard) -> None:
         up, down = neighbours(top.number)
         raise CardDoesNotFit(f"cannot play {card} on a {top.number}: play a {up} or a {down}, or draw")
     steps.require_may_lay_moth(state, player, card)
+    last = c.last_card
+    if type(last) is not bool:
+        raise IllegalCommand(f"last_card {last!r} is not valid: say true (it was the player's last "
+                             "card) or false")
+    left = state.hands[player] - 1
+    if last and left and player == state.guard and not state.guard_changed:
+        # This guard has held the Guard Bug all round and cannot have cheated, so the official
+        # count is the real one.
+        raise IllegalCommand(f"{card} cannot be the last card of seat {player}: they are the guard, "
+                             f"cannot cheat and would still hold {left} cards, so play it as a "
+                             "normal card")
     d.hands[player] -= 1
     d.discard = state.discard + (card,)
     d.events.append(CardPlayed(player, card))
     # The round ends the moment a hand is empty: a last action card's action does not happen.
-    if not steps.round_over_if_empty(d):
+    # A count of 0 shows it; after cheating only the table can say so (``last_card``).
+    if last and left:
+        steps.end_round(d, (player,))
+    elif not steps.round_over_if_empty(d):
         steps.carry_out(state, d, player, card, anchor=player)
 
 

@@ -104,6 +104,9 @@ class GameState:
     gift_from: int | None = None
     anchor: int = 0                   # a pending spider gift passes the turn left of this seat
     out: tuple[int, ...] = ()
+    # Per seat: has played, laid or given a card this round. A hand empties only that way
+    # (cheating never takes the last card), so only such a player can be out of cards.
+    shed: tuple[bool, ...] = ()
     entries: tuple[Penalty | None, ...] = ()
     scores: tuple[tuple[Penalty, ...], ...] = ()   # one row per finished round
     previous: GameState | None = field(default=None, compare=False, repr=False)

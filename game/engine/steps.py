@@ -13,7 +13,7 @@ from ..race import RaceKind
 from ..variants import CockroachRacers
 from .commands import Command
 from .events import (
-    CardDrawn, CardGiven, DiscardReshuffled, Event, GiftDue, NothingToDraw, RaceArmed, RoundEnded,
+    CardDrawn, CardGiven, CardPlayed, DiscardReshuffled, Event, GiftDue, NothingToDraw, RaceArmed, RoundEnded,
     TurnStarted,
 )
 from .state import GameState, Penalty, Phase, Race, Dispute
@@ -53,6 +53,7 @@ class Draft:
     gift_from: int | None
     anchor: int
     out: tuple[int, ...]
+    shed: tuple[bool, ...]
     entries: tuple[Penalty | None, ...]
     scores: tuple[tuple[Penalty, ...], ...]
 
@@ -119,6 +120,24 @@ def pass_turn(d: Draft, anchor: int) -> None:
     d.gift_from = None
     d.active = (anchor + 1) % d.players
     d.events.append(TurnStarted(d.active))
+
+
+def note_shed(d: Draft) -> None:
+    """Mark who played, laid or gave a card in this command's events: from now on this round
+    their hand may be empty (see :func:`game.engine.round_end.declare_out`). Read from the
+    events so every way a card leaves a hand counts, whichever handler moved it."""
+    shed = d.shed
+    for event in d.events:
+        kind = type(event)
+        if kind is CardPlayed:
+            seat = event.player  # type: ignore[union-attr]
+        elif kind is CardGiven:
+            seat = event.giver  # type: ignore[union-attr]
+        else:
+            continue
+        if not shed[seat]:
+            shed = shed[:seat] + (True,) + shed[seat + 1:]
+    d.shed = shed
 
 
 def round_over_if_empty(d: Draft) -> bool:

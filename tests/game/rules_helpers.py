@@ -62,6 +62,12 @@ def given(state: GameState, **changes: Any) -> GameState:
     return dataclasses.replace(state, previous=None, command=None, **changes)
 
 
+def may_go_out(state: GameState, *seats: int) -> GameState:
+    """``state`` as if ``seats`` had played, laid or given a card this round, so their hands may
+    be empty and they may declare out; every count is unchanged. Like :func:`given`, no history."""
+    return given(state, shed=tuple(shed or p in seats for p, shed in enumerate(state.shed)))
+
+
 def play(state: GameState, text: str) -> GameState:
     """The active player lays ``text`` on the discard pile."""
     return run(state, PlayCard(state.active, card(text)))
@@ -97,8 +103,9 @@ def house_deck(**rows: list[int]) -> Deck:
 
 def finish_round(state: GameState, out: int,
                  penalties: Mapping[int, tuple[int, int, int]]) -> GameState:
-    """``out`` declares out, then each seat's (moths, actions, numbers) is entered in seat order."""
-    state = run(state, DeclareOut(out))
+    """``out`` (who has given their last card away, say) declares out, then each seat's
+    (moths, actions, numbers) is entered in seat order."""
+    state = run(may_go_out(state, out), DeclareOut(out))
     for seat in sorted(penalties):
         state = run(state, EnterPenalty(seat, *penalties[seat]))
     return state

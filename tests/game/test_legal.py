@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from rules_helpers import card, new_game, play, play_round, run, started
+from rules_helpers import card, may_go_out, new_game, play, play_round, run, started
 
 from game.cards import Card, Kind
 from game.engine import (
@@ -41,8 +41,8 @@ SAMPLES: dict[str, GameState] = {
     "race-cockroach-others": play(started(rules=Rules(cockroach_racers=CockroachRacers.OTHERS)), "cockroach 4"),
     "dispute": run(started(), Accuse(0, 2)),
     "dispute-in-gift": run(play(started(), "spider 4"), Accuse(0, 2)),
-    "penalty-entry": run(started(), DeclareOut(1)),
-    "penalty-entry-partial": run(started(), DeclareOut(1), EnterPenalty(2, 3, 0, 0)),
+    "penalty-entry": run(may_go_out(started(), 1), DeclareOut(1)),
+    "penalty-entry-partial": run(may_go_out(started(), 1), DeclareOut(1), EnterPenalty(2, 3, 0, 0)),
     "game-over": _game_over(),
 }
 
@@ -133,30 +133,37 @@ def test_round_setup_lists_every_card_of_the_deck_as_a_starter() -> None:
     assert set(legal_commands(new_game())) == expected | {Undo()}
 
 
-def _plays(seat: int, numbers: tuple[int, ...], kinds: Sequence[Kind]) -> set[Any]:
-    return {PlayCard(seat, Card(kind, n)) for kind in kinds for n in numbers}
+def _plays(seat: int, numbers: tuple[int, ...], kinds: Sequence[Kind],
+           last: tuple[bool, ...] = (False, True)) -> set[Any]:
+    return {PlayCard(seat, Card(kind, n), lc) for kind in kinds for n in numbers for lc in last}
 
 
 _NOT_MOTHS = [k for k in Kind if k is not Kind.MOTH]
 
 
-def test_a_turn_lists_fitting_plays_without_moths_a_draw_caught_and_out_for_a_non_guard() -> None:
+def test_a_turn_lists_fitting_plays_also_as_a_last_card_a_draw_and_caught_for_a_non_guard() -> None:
     state = SAMPLES["turn-other"]  # seat 1 to play on a 4; seat 0 is the guard
+    # Nobody is listed as out: only seat 0 has played, and it is the guard holding 7 cards.
     expected = (_plays(1, (3, 5), _NOT_MOTHS) | {DrawCard(1)} | {Accuse(0, p) for p in (1, 2, 3)}
-                | {DeclareOut(p) for p in (1, 2, 3)} | {Undo()})
+                | {Undo()})
     assert set(legal_commands(state)) == expected
 
 
-def test_a_guards_turn_lists_moths_too_but_not_the_guard_declaring_out() -> None:
-    state = SAMPLES["turn-guard"]  # seat 0, the guard, to play on a 3
-    expected = (_plays(0, (2, 4), list(Kind)) | {DrawCard(0)} | {Accuse(0, p) for p in (1, 2, 3)}
-                | {DeclareOut(p) for p in (1, 2, 3)} | {Undo()})
+def test_a_guards_turn_lists_moths_too_but_no_last_card_and_nobody_out() -> None:
+    state = SAMPLES["turn-guard"]  # seat 0, the guard, to play on a 3; nobody has played yet
+    expected = (_plays(0, (2, 4), list(Kind), last=(False,)) | {DrawCard(0)}
+                | {Accuse(0, p) for p in (1, 2, 3)} | {Undo()})
     assert set(legal_commands(state)) == expected
 
 
-def test_after_caught_anyone_may_declare_out() -> None:
-    state = SAMPLES["turn-after-caught"]
-    assert {c for c in legal_commands(state) if isinstance(c, DeclareOut)} == {DeclareOut(p) for p in range(4)}
+def test_after_caught_the_old_guard_who_gave_a_card_may_declare_out() -> None:
+    state = SAMPLES["turn-after-caught"]  # seat 0 gave seat 2 a card; nobody else shed one
+    assert {c for c in legal_commands(state) if isinstance(c, DeclareOut)} == {DeclareOut(0)}
+
+
+def test_a_player_who_played_a_card_is_listed_as_possibly_out() -> None:
+    state = play(play(started(), "number 4"), "number 5")  # seats 0 (the guard) and 1 played
+    assert {c for c in legal_commands(state) if isinstance(c, DeclareOut)} == {DeclareOut(1)}
 
 
 def test_a_turn_does_not_list_a_card_whose_copies_are_all_on_the_pile() -> None:
@@ -168,7 +175,7 @@ def test_a_turn_does_not_list_a_card_whose_copies_are_all_on_the_pile() -> None:
 def test_a_spider_gift_lists_a_card_to_each_other_seat_or_none() -> None:
     state = SAMPLES["spider-gift"]
     expected = ({GiveCard(0, p) for p in (1, 2, 3)} | {GiveCard(0, None)} | {Accuse(0, p) for p in (1, 2, 3)}
-                | {DeclareOut(p) for p in (1, 2, 3)} | {Undo()})
+                | {Undo()})
     assert set(legal_commands(state)) == expected
 
 
@@ -226,6 +233,9 @@ REFUSED: list[tuple[str, Any]] = [
     ("turn-guard", Accuse(0, 0)),
     ("turn-guard", DeclareOut(0)),
     ("turn-guard", DeclareOut(4)),
+    ("turn-guard", PlayCard(0, card("number 4"), last_card=True)),
+    ("turn-other", DeclareOut(2)),
+    ("spider-gift", DeclareOut(1)),
     ("spider-gift", GiveCard(1, 2)),
     ("spider-gift", GiveCard(0, 0)),
     ("spider-gift", GiveCard(0, 4)),

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from rules_helpers import card, cycle_plays, draw_until_empty, events, play, run, started
+from rules_helpers import card, cycle_plays, draw_until_empty, events, may_go_out, play, run, started
 
 from game.engine import (
     Accuse, CancelDispute, CancelRace, DecideRace, DeclareOut, Dispute, DrawCard, EnterPenalty,
@@ -167,6 +167,6 @@ def test_a_dispute_allows_only_a_verdict_a_cancel_or_undo(command: Any) -> None:
 
 @pytest.mark.parametrize("phase_state", ["round-setup", "penalty-entry"])
 def test_caught_is_refused_outside_the_play_of_a_round(phase_state: str) -> None:
-    state = run(started(), DeclareOut(1)) if phase_state == "penalty-entry" else run(GameState(), NewGame(4, 0))
+    state = run(may_go_out(started(), 1), DeclareOut(1)) if phase_state == "penalty-entry" else run(GameState(), NewGame(4, 0))
     with pytest.raises(WrongPhase, match=rf"^Accuse is not allowed in phase '{phase_state}'"):
         run(state, Accuse(0, 1))

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from rules_helpers import (
-    above, card, cycle_plays, events, finish_round, house_deck, new_game, play, play_round, run,
+    above, card, cycle_plays, events, finish_round, house_deck, may_go_out, new_game, play, play_round, run,
     started,
 )
 
@@ -31,7 +31,7 @@ def caught(state: GameState, seat: int) -> GameState:
 
 
 def test_a_player_with_no_cards_left_declares_out_and_the_round_ends() -> None:
-    state = started()
+    state = may_go_out(started(), 1)
     after, evs = run(state, DeclareOut(1)), events(state, DeclareOut(1))
     assert after.phase is Phase.PENALTY_ENTRY
     assert after.out == (1,)
@@ -47,7 +47,7 @@ def test_the_guard_who_held_the_guard_bug_all_round_cannot_declare_out() -> None
 
 def test_a_guard_who_received_the_guard_bug_this_round_may_declare_out() -> None:
     state = caught(started(), 2)
-    assert run(state, DeclareOut(2)).out == (2,)
+    assert run(may_go_out(state, 2), DeclareOut(2)).out == (2,)
 
 
 def test_the_old_guard_may_declare_out_after_losing_the_guard_bug() -> None:
@@ -57,7 +57,7 @@ def test_the_old_guard_may_declare_out_after_losing_the_guard_bug() -> None:
 
 def test_a_player_may_declare_out_during_a_spider_gift() -> None:
     state = play(started(), "spider 4")
-    assert run(state, DeclareOut(3)).out == (3,)
+    assert run(may_go_out(state, 3), DeclareOut(3)).out == (3,)
 
 
 def test_declaring_out_a_seat_not_at_the_table_is_refused() -> None:
@@ -89,7 +89,7 @@ def test_a_last_action_card_ends_the_round_before_its_action(kind: str) -> None:
 
 def out_1() -> GameState:
     """Round 1 over: seat 1 went out; everyone else officially holds 8; seat 0 is the guard."""
-    return run(started(), DeclareOut(1))
+    return run(may_go_out(started(), 1), DeclareOut(1))
 
 
 def test_an_entry_of_more_cards_than_the_official_count_is_refused() -> None:
@@ -112,7 +112,7 @@ def test_the_guard_who_held_the_guard_bug_all_round_must_enter_exactly_the_offic
 
 @pytest.mark.parametrize("seat", [0, 2])
 def test_after_the_guard_bug_changed_hands_both_guards_may_enter_fewer(seat: int) -> None:
-    state = run(caught(started(), 2), DeclareOut(3))  # seat 0 holds 7, seat 2 holds 9
+    state = run(may_go_out(caught(started(), 2), 3), DeclareOut(3))  # seat 0 holds 7, seat 2 holds 9
     assert run(state, EnterPenalty(seat, 0, 0, 1)).entries[seat] == Penalty(0, 0, 1)
 
 
@@ -125,7 +125,7 @@ def test_moths_entered_cannot_exceed_the_moths_in_the_deck() -> None:
 
 
 def test_actions_on_the_discard_pile_are_not_in_any_hand() -> None:
-    state = run(play(started(), "ant 4"), DeclareOut(1))  # seat 0 holds 7, seats 2 and 3 hold 9
+    state = run(may_go_out(play(started(), "ant 4"), 1), DeclareOut(1))  # seat 0 holds 7, seats 2 and 3 hold 9
     state = run(state, EnterPenalty(0, 0, 7, 0), EnterPenalty(2, 0, 9, 0))
     with pytest.raises(BadPenalty, match=r"^actions 4 for seat 3 is too many: the deck has 20, "
                                          r"1 (is|are) on the discard pile and 16 are entered for other players, "
@@ -134,14 +134,14 @@ def test_actions_on_the_discard_pile_are_not_in_any_hand() -> None:
 
 
 def test_the_too_many_message_says_1_is_on_the_discard_pile() -> None:
-    state = run(play(started(), "ant 4"), DeclareOut(1))
+    state = run(may_go_out(play(started(), "ant 4"), 1), DeclareOut(1))
     state = run(state, EnterPenalty(0, 0, 7, 0), EnterPenalty(2, 0, 9, 0))
     with pytest.raises(BadPenalty, match=r"1 is on the discard pile"):
         run(state, EnterPenalty(3, 0, 4, 0))
 
 
 def test_moths_laid_by_the_guard_are_not_in_any_hand() -> None:
-    state = run(play(started(), "moth 4"), DeclareOut(1))
+    state = run(may_go_out(play(started(), "moth 4"), 1), DeclareOut(1))
     state = run(state, EnterPenalty(2, 7, 0, 1))
     with pytest.raises(BadPenalty, match=r"^moths 1 for seat 3 is too many: the deck has 8, "
                                          r"1 (is|are) on the discard pile and 7 are entered"):
@@ -150,7 +150,7 @@ def test_moths_laid_by_the_guard_are_not_in_any_hand() -> None:
 
 def test_number_cards_entered_cannot_exceed_the_deck_minus_the_discard_pile() -> None:
     deck = house_deck(number=[3, 3, 3, 3, 3])  # 15 number cards, the starter is one
-    state = run(started(rules=Rules(deck=deck)), DeclareOut(1))
+    state = run(may_go_out(started(rules=Rules(deck=deck)), 1), DeclareOut(1))
     state = run(state, EnterPenalty(0, 0, 0, 8), EnterPenalty(2, 0, 0, 6))
     with pytest.raises(BadPenalty, match=r"^numbers 1 for seat 3 is too many: the deck has 15, "
                                          r"1 (is|are) on the discard pile and 14 are entered for other players, "
@@ -197,7 +197,7 @@ def test_penalty_points_are_1_per_number_5_per_action_10_per_moth(
 
 
 def test_the_round_is_scored_once_every_hand_is_entered() -> None:
-    state = run(started(), DeclareOut(2), EnterPenalty(0, 1, 2, 5), EnterPenalty(1, 0, 1, 2))
+    state = run(may_go_out(started(), 2), DeclareOut(2), EnterPenalty(0, 1, 2, 5), EnterPenalty(1, 0, 1, 2))
     assert state.phase is Phase.PENALTY_ENTRY
     after, evs = run(state, EnterPenalty(3, 2, 0, 0)), events(state, EnterPenalty(3, 2, 0, 0))
     assert evs[:2] == (PenaltyEntered(3, 2, 0, 0, 20), RoundScored(1, (25, 7, 0, 20), (25, 7, 0, 20)))
@@ -245,7 +245,7 @@ def test_by_default_the_guard_bug_passes_left_each_round(players: int, oldest: i
 
 
 def test_the_guard_bug_passes_left_of_whoever_holds_it_at_round_end() -> None:
-    state = run(caught(started(), 2), DeclareOut(1), EnterPenalty(0, 0, 0, 1), EnterPenalty(2, 0, 0, 1))
+    state = run(may_go_out(caught(started(), 2), 1), DeclareOut(1), EnterPenalty(0, 0, 0, 1), EnterPenalty(2, 0, 0, 1))
     after, evs = run(state, EnterPenalty(3, 0, 0, 1)), events(state, EnterPenalty(3, 0, 0, 1))
     assert after.guard == 3
     assert after.active == 3
@@ -329,7 +329,7 @@ def test_under_fewest_moths_a_tie_on_moths_too_is_shared() -> None:
 @pytest.mark.parametrize(("top_tie", "winners"), [(TopTie.SHARED_WIN, (0, 1)), (TopTie.FEWEST_MOTHS, (1,))])
 def test_the_last_round_ends_the_game_with_totals_and_winners(top_tie: TopTie, winners: tuple[int, ...]) -> None:
     state = three_rounds(top_tie, TIE_WITH_MOTHS[:2])
-    state = run(state, StartRound(card("number 3")), DeclareOut(0), EnterPenalty(1, 0, 0, 2))
+    state = run(may_go_out(run(state, StartRound(card("number 3"))), 0), DeclareOut(0), EnterPenalty(1, 0, 0, 2))
     after, evs = run(state, EnterPenalty(2, 0, 0, 8)), events(state, EnterPenalty(2, 0, 0, 8))
     assert after.phase is Phase.GAME_OVER
     assert evs[-2:] == (RoundScored(3, (0, 2, 8), (18, 18, 23)), GameOver((18, 18, 23), winners))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import card, draw_until_empty, events, given, new_game, play, play_round, run, started
+from rules_helpers import card, draw_until_empty, events, given, may_go_out, new_game, play, play_round, run, started
 
 from game.engine import (
     Accuse, DecideRace, DeclareOut, DrawCard, EnterPenalty, GameState, NewGame, Phase, PlayCard,
@@ -75,7 +75,7 @@ def test_undo_of_a_verdict_reopens_the_dispute_and_restores_the_guard() -> None:
 
 
 def test_undo_of_declaring_out_resumes_the_round() -> None:
-    before = started()
+    before = may_go_out(started(), 1)
     assert same(run(before, DeclareOut(1), Undo()), before)
 
 
