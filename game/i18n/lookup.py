@@ -15,6 +15,7 @@ from ..errors import GameError
 from ..messages import Message
 from . import LANGUAGES, de, en, es, fr, ko
 from .particles import resolve as resolve_particles
+from .typography import french
 
 _CATALOGS: dict[str, dict[str, str]] = {
     "en": en.TEXT, "de": de.TEXT, "fr": fr.TEXT, "es": es.TEXT, "ko": ko.TEXT,
@@ -35,7 +36,9 @@ def text(lang: str, key: str, **params: str | int) -> str:
     template = catalog(lang).get(key) or en.TEXT[key]
     filled = template.format(**params)
     # Korean particles follow the word filled in: "{number}을(를)" becomes "4를", "Dan을".
-    return resolve_particles(filled) if lang == "ko" else filled
+    if lang == "ko":
+        return resolve_particles(filled)
+    return french(filled) if lang == "fr" else filled
 
 
 def kind_name(lang: str, kind: Kind) -> str:

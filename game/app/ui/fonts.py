@@ -51,6 +51,12 @@ def choose(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> Font
                       "showing English meanwhile")
 
 
+def _plain_spaces(text: str) -> str:
+    """No-break spaces drawn as spaces: FreeSans has no glyph for them, and they matter only
+    to the line wrapper, which never breaks at one (French "Pris\u00a0!")."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
 class Fonts:
     """Fonts by pixel size, and rendered text surfaces (an LRU cache: a table screen shows the
     same few dozen strings frame after frame).
@@ -113,6 +119,7 @@ class Fonts:
         return max(advance, font.get_rect(text).right)
 
     def size(self, text: str, px: int) -> tuple[int, int]:
+        text = _plain_spaces(text)
         return sum(owner._advance(piece, px) for owner, piece in self.runs(text)), self.line_height(px)
 
     def line_height(self, px: int) -> int:
@@ -124,7 +131,7 @@ class Fonts:
         if surface is not None:
             self._surfaces.move_to_end(key)
             return surface
-        pieces = self.runs(text)
+        pieces = self.runs(_plain_spaces(text))
         widths = [owner._advance(piece, px) for owner, piece in pieces]
         surface = pygame.Surface((max(1, sum(widths)), self.line_height(px)), pygame.SRCALPHA)
         baseline = self.get(px).get_sized_ascender()

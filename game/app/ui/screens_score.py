@@ -112,7 +112,7 @@ def _stepper(p: Painter, box: pygame.Rect, player: int, field: int, value: int, 
     bw = min(box.height, box.width // 3)
     minus = pygame.Rect(box.x, box.y, bw, box.height)
     plus = pygame.Rect(box.right - bw, box.y, bw, box.height)
-    p.button(minus, "–", Act("penalty_add", (player, field, -1)), px=26, enabled=value > 0)
+    p.button(minus, "−", Act("penalty_add", (player, field, -1)), px=26, enabled=value > 0)
     p.button(plus, "+", Act("penalty_add", (player, field, 1)), px=26)
     middle = pygame.Rect(minus.right, box.y, plus.x - minus.right, box.height)
     if focused:

@@ -118,7 +118,7 @@ def draw_staff_menu(p: Painter, s: Scene) -> None:
     # volume: - [Volume 80 %] +
     vol = cell(3)
     step_w = min(vol.height + p.px(10), vol.width // 4)
-    p.button(pygame.Rect(vol.x, vol.y, step_w, vol.height), "–", Act("staff_volume", -VOLUME_STEP),
+    p.button(pygame.Rect(vol.x, vol.y, step_w, vol.height), "−", Act("staff_volume", -VOLUME_STEP),
              px=32, enabled=s.ui.volume > 0)
     p.button(pygame.Rect(vol.right - step_w, vol.y, step_w, vol.height), "+", Act("staff_volume", VOLUME_STEP),
              px=32, enabled=s.ui.volume < 100)
@@ -148,7 +148,7 @@ def draw_timings(p: Painter, s: Scene) -> None:
             controls = pygame.Rect(label.right, y, body.right - label.right, line_h)
         p.text(p.t(f"ui_timing_{name}"), label.inflate(-p.px(4), 0), 22, align="left")
         step_w = min(controls.height + p.px(24), controls.width // 4)
-        p.button(pygame.Rect(controls.x, controls.y, step_w, controls.height), "–",
+        p.button(pygame.Rect(controls.x, controls.y, step_w, controls.height), "−",
                  Act("staff_timing", (name, -step)), px=28)
         p.button(pygame.Rect(controls.right - step_w, controls.y, step_w, controls.height), "+",
                  Act("staff_timing", (name, step)), px=28)

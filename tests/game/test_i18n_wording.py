@@ -1,0 +1,50 @@
+"""Every language reads naturally: one word per concept, no gendered guess about a player."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+
+from game.i18n.lookup import catalog, text
+
+
+def _concept(english: str) -> str:
+    return english.lower().rstrip("s")      # "Cards" and "Card", "GUILTY" and "Guilty" are one
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es", "ko"])
+def test_two_concepts_never_share_a_label(lang: str) -> None:
+    # German showed "Zurück" for both Undo and Back: a group could not tell the buttons apart.
+    english = catalog("en")
+    by_label: dict[str, set[str]] = defaultdict(set)
+    for key, label in catalog(lang).items():
+        if key.startswith("ui_") and "{" not in label:
+            by_label[label].add(_concept(english[key]))
+    assert {label: concepts for label, concepts in by_label.items() if len(concepts) > 1} == {}
+
+
+def test_the_guard_bug_has_one_german_name() -> None:
+    names = {word for value in catalog("de").values() for word in re.findall(r"\w*(?:käfer|wanze)\w*", value, re.I)}
+    assert names == {"Wächterwanze"}
+
+
+# Spanish adjectives and nouns agree with the player's gender, which the rig cannot know:
+# "Bea fue el más lento" is wrong for Bea. Sentences about a player are phrased around a
+# neuter-safe noun ("la mano más lenta fue la de Bea") or a gender-free phrase ("de guardia").
+_GENDERED = re.compile(r"\b(el|la) más (lent|rápid)[oa]\b|\bes el guardián\b|\bel guardián \(|\bdel acusado\b|\bdel jugador\b")
+
+
+def test_spanish_never_guesses_a_players_gender() -> None:
+    fields = {"loser": "Bea", "winner": "Bea", "player": "Bea", "guard": "Bea", "accused": "Bea"}
+    for key, template in catalog("es").items():
+        needed = {name: fields.get(name, "3") for name in re.findall(r"{(\w+)", template)}
+        sentence = text("es", key, **needed)
+        assert not _GENDERED.search(sentence), (key, sentence)
+
+
+def test_french_punctuation_never_starts_a_line() -> None:
+    sentence = text("fr", "ignored_not_guard", guard="Bea")
+    assert " :" not in sentence and " »" not in sentence and "« " not in sentence
+    assert "\u00a0:" in sentence and "«\u00a0" in sentence
