@@ -107,14 +107,14 @@ def _console(ctx: Ctx, event: Input) -> None:
     elif stage is Stage.DEAL and isinstance(event, console.Starter):
         ctx.engine(StartRound(event.card))
     elif stage is Stage.PLAY and isinstance(event, console.Play):
-        ctx.engine(PlayCard(g.active, event.card))
+        ctx.engine(PlayCard(g.active, event.card, event.last_card))
     elif stage is Stage.PLAY and isinstance(event, console.Draw):
         ctx.engine(DrawCard(g.active))
     elif stage is Stage.SPIDER and isinstance(event, console.GiveTo):
         assert g.gift_from is not None
         ctx.engine(GiveCard(g.gift_from, event.recipient))
     elif stage in (Stage.PLAY, Stage.SPIDER) and isinstance(event, console.Out):
-        ctx.engine(DeclareOut(event.player))
+        _declare_out(ctx, event.player)
     elif stage is Stage.RACE and isinstance(event, console.Laid):
         races.laid(ctx, event.card)
     elif stage is Stage.RACE and isinstance(event, console.Void):
@@ -190,7 +190,7 @@ def _short_press(ctx: Ctx, seat: int) -> None:
         return
     if t.pending_out is not None and t.pending_out[0] == player:
         ctx.update(pending_out=None)
-        ctx.engine(DeclareOut(player))
+        _declare_out(ctx, player)
     elif t.stage is Stage.PLAY and player == t.game.active:
         ctx.engine(DrawCard(player))
 
@@ -202,6 +202,8 @@ def _long_press(ctx: Ctx, seat: int) -> None:
     if t.stage is Stage.JOIN and player is not None:
         _start(ctx)
     elif t.stage in (Stage.PLAY, Stage.SPIDER) and player is not None:
+        if not _may_be_out(ctx, player):
+            return  # said so now, rather than after a confirming press
         deadline = t.now_t_ns + t.settings.confirm_out_ns
         ctx.update(pending_out=(player, deadline))
         ctx.effects.append(WakeAt(deadline))
@@ -220,6 +222,22 @@ def _tick(ctx: Ctx) -> None:
         races.decide(ctx)
     elif t.stage in (Stage.PICK, Stage.VOTE):
         disputes.tick(ctx)
+
+
+def _may_be_out(ctx: Ctx, player: int) -> bool:
+    """False, with a notice naming the player, if they have not played, laid or given a card
+    this round: their hand cannot be empty (the engine refuses it too, but by seat number)."""
+    t = ctx.table
+    if type(player) is not int or not 0 <= player < t.players or t.game.shed[player]:
+        return True  # a seat that is not at the table is the engine's to refuse
+    ctx.say("out_not_yet", player=t.name(player))
+    ctx.sound("refused")
+    return False
+
+
+def _declare_out(ctx: Ctx, player: int) -> None:
+    if _may_be_out(ctx, player):
+        ctx.engine(DeclareOut(player))
 
 
 def _join(ctx: Ctx, seat: int) -> None:

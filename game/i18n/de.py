@@ -37,6 +37,7 @@ TEXT: dict[str, str] = {
     "ignored_input": "Ignoriert: {what} wird gerade nicht gebraucht.",
     "stuck": "Der Knopf von {player} ist gedrückt: bitte loslassen.",
     "refused": "Nicht angenommen: {reason}",
+    "out_not_yet": "{player} kann noch nicht fertig sein: Eine Hand wird nur durch Ausspielen, Ablegen oder Verschenken einer Karte leer (nie durch Schummeln), und {player} hat in dieser Runde nichts davon getan, also spiel deine letzte Karte aus, um fertig zu sein.",
     "undone": "Rückgängig gemacht.",
     # events
     "ev_game_started": "Neues Spiel mit {players} Leuten; {oldest} ist am ältesten und bewacht Runde 1 ({house}).",
@@ -96,6 +97,8 @@ TEXT: dict[str, str] = {
     "ui_draw": "Ziehen",
     "ui_caught": "Erwischt!",
     "ui_out": "Fertig",
+    "ui_last_card": "Das war meine letzte Karte",
+    "ui_last_card_hint": "Tippe die Karte an, die {player} gespielt hat: Es war die letzte.",
     "ui_last_card": "Das war meine letzte Karte",
     "ui_last_card_hint": "Tippe die Karte an, die {player} gespielt hat: Es war die letzte.",
     "ui_undo": "Rückgängig",

@@ -38,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "ignored_input": "Ignored: {what} is not used now.",
     "stuck": "{player}'s button is held down: let go of it.",
     "refused": "Not accepted: {reason}",
+    "out_not_yet": "{player} cannot be out yet: a hand empties only by playing, laying or giving a card (never by cheating), and {player} has done none of these this round, so play your last card to go out.",
     "undone": "Undone.",
 }
 
@@ -103,6 +104,8 @@ UI: dict[str, str] = {
     "ui_draw": "Draw",
     "ui_caught": "Caught!",
     "ui_out": "Out",
+    "ui_last_card": "That was my last card",
+    "ui_last_card_hint": "Tap the card {player} played: it was their last card.",
     "ui_undo": "Undo",
     "ui_cancel": "Cancel",
     "ui_settings": "Settings",

@@ -37,6 +37,7 @@ TEXT: dict[str, str] = {
     "ignored_input": "Ignorado: {what} no sirve ahora.",
     "stuck": "El botón de {player} está pulsado: suéltalo.",
     "refused": "No aceptado: {reason}",
+    "out_not_yet": "{player} todavía no puede quedarse sin cartas: una mano solo se vacía jugando, colocando o dando una carta (nunca con trampas), y {player} no ha hecho nada de eso en esta ronda, así que juega tu última carta para terminar.",
     "undone": "Deshecho.",
     # events
     "ev_game_started": "Nueva partida para {players} jugadores; {oldest} es el de más edad y vigila la ronda 1 ({house}).",
@@ -96,6 +97,8 @@ TEXT: dict[str, str] = {
     "ui_draw": "Robar",
     "ui_caught": "¡Pillado!",
     "ui_out": "Sin cartas",
+    "ui_last_card": "Era mi última carta",
+    "ui_last_card_hint": "Toca la carta que jugó {player}: era su última.",
     "ui_undo": "Deshacer",
     "ui_cancel": "Anular",
     "ui_settings": "Ajustes",

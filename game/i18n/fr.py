@@ -37,6 +37,7 @@ TEXT: dict[str, str] = {
     "ignored_input": "Ignoré : {what} ne sert à rien maintenant.",
     "stuck": "Le bouton de {player} est enfoncé : relâchez-le.",
     "refused": "Refusé : {reason}",
+    "out_not_yet": "{player} ne peut pas encore avoir fini : une main ne se vide qu'en jouant, posant ou donnant une carte (jamais en trichant), et {player} n'a rien fait de tout cela dans cette manche, alors jouez votre dernière carte pour finir.",
     "undone": "Annulé.",
     # events
     "ev_game_started": "Nouvelle partie à {players} ; {oldest} est le plus âgé et garde la manche 1 ({house}).",
@@ -96,6 +97,8 @@ TEXT: dict[str, str] = {
     "ui_draw": "Piocher",
     "ui_caught": "Pris !",
     "ui_out": "Fini",
+    "ui_last_card": "C'était ma dernière carte",
+    "ui_last_card_hint": "Touchez la carte que {player} a jouée : c'était sa dernière.",
     "ui_undo": "Annuler",
     "ui_cancel": "Abandon",
     "ui_settings": "Réglages",

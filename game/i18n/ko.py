@@ -39,6 +39,7 @@ TEXT: dict[str, str] = {
     "ignored_input": "무시됨: 지금은 {what}을(를) 쓸 수 없습니다.",
     "stuck": "{player}의 버튼이 눌려 있습니다: 손을 떼세요.",
     "refused": "받아들일 수 없음: {reason}",
+    "out_not_yet": "{player}님은 아직 끝날 수 없습니다: 손패는 카드를 내거나 놓거나 줄 때만 비고(속임수로는 절대 비지 않음) {player}님은 이번 라운드에 그런 적이 없으니, 마지막 카드를 내서 끝내세요.",
     "undone": "되돌렸습니다.",
     # events
     "ev_game_started": "{players}인 새 게임. 최연장자 {oldest}, 1라운드 감시자 ({house}).",
@@ -98,6 +99,8 @@ TEXT: dict[str, str] = {
     "ui_draw": "뽑기",
     "ui_caught": "잡았다!",
     "ui_out": "끝남",
+    "ui_last_card": "마지막 카드였어요",
+    "ui_last_card_hint": "{player}님이 낸 카드를 누르세요: 마지막 카드였습니다.",
     "ui_undo": "되돌리기",
     "ui_cancel": "취소",
     "ui_settings": "설정",

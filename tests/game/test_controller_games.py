@@ -74,6 +74,7 @@ def test_a_three_player_game_from_presses_reaches_its_standings() -> None:
     rig.tap(0)                                # ...to Ali, who presses her button
     assert rig.table.game.hands == (9, 8, 6)
     rig.play("number 2")                      # Ali
+    rig.play("number 3")                      # Cem lays his last card (he cheated the rest)
     rig.tap_console(console.Out, 1)           # Cem is out (tapped on the screen)
     rig.penalties((0, 0, 0, 8), (2, 2, 1, 3))
     assert rig.stage is Stage.GAME_OVER
@@ -96,7 +97,11 @@ def test_a_game_with_house_rules_ends_in_a_tie_broken_by_moths() -> None:
         assert rig.table.game.guard == 0
         rig.starter("number 2")
         rig.play("number 3")                          # Ali
-        rig.draw()                                    # Bea
+        if out == 1:
+            rig.play("number 4")                      # Bea lays her last card
+        else:
+            rig.draw()                                # Bea
+            rig.play("number 4")                      # Cem lays his last card
         rig.out(out)
         rig.penalties(*entries)
     assert rig.table.game.phase is Phase.GAME_OVER
@@ -114,6 +119,8 @@ def test_rounds_end_and_the_guard_rotates() -> None:
     for _ in range(4):
         guards.append(rig.table.game.guard)
         rig.starter("number 2")
+        rig.play("number 3")                              # the guard
+        rig.play("number 4")                              # the next player: their last card
         rig.tap_console(console.Out, (rig.table.game.guard + 1) % 4)
         others = [p for p in range(4) if p not in rig.table.game.out]
         for p in others:

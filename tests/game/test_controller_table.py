@@ -132,6 +132,8 @@ def test_only_the_active_players_short_press_draws(rig: Rig) -> None:
 
 
 def test_an_unconfirmed_long_press_expires(rig: Rig) -> None:
+    rig.play("number 4")                  # Ali
+    rig.play("number 5")                  # Bea: she may have played her last card
     rig.hold(1)
     assert rig.table.pending_out is not None
     assert rig.table.message.render() == "Bea: press your button again to confirm you have no cards left."
@@ -232,3 +234,103 @@ def test_a_race_can_be_rearmed_and_earlier_presses_are_void(rig: Rig) -> None:
     rig.press(2, go + 150 - rig.t)
     rig.press(1, 40)
     assert [c for c in rig.commands if isinstance(c, DecideRace)][-1].loser == 1
+
+
+# --- going out (issue 12 point 8) ------------------------------------------------------------
+
+def _last_notice(rig: Rig) -> str:
+    from game.controller import Notice
+
+    return [e for e in rig.effects if isinstance(e, Notice)][-1].message.render()
+
+
+NOT_YET_BEA = ("Bea cannot be out yet: a hand empties only by playing, laying or giving a card "
+               "(never by cheating), and Bea has done none of these this round, so play your last "
+               "card to go out.")
+
+
+def test_a_long_press_to_go_out_before_playing_a_card_is_refused_by_name(rig: Rig) -> None:
+    rig.play("number 4")                  # Ali; Bea has done nothing yet
+    before = rig.table.game
+    rig.hold(1)
+    assert _last_notice(rig) == NOT_YET_BEA
+    assert sounds(rig)[-1] == "refused"
+    assert rig.table.pending_out is None and rig.stage is Stage.PLAY
+    rig.tap(1)                            # a confirming press now is just Bea's draw
+    assert rig.table.game.phase.value == "turn" and rig.table.game.hands[1] == before.hands[1] + 1
+    assert not any(type(c).__name__ == "DeclareOut" for c in rig.commands)
+
+
+def test_the_out_menu_refuses_a_player_who_has_not_played_and_keeps_the_game(rig: Rig) -> None:
+    before = rig.table.game
+    rig.tap_console(console.Out, 1)
+    assert _last_notice(rig) == NOT_YET_BEA
+    assert rig.table.game is before and rig.stage is Stage.PLAY
+
+
+def test_the_out_menu_accepts_a_player_who_played(rig: Rig) -> None:
+    rig.play("number 4")
+    rig.play("number 5")                  # Bea
+    rig.tap_console(console.Out, 1)
+    assert rig.stage is Stage.PENALTY and rig.table.game.out == (1,)
+
+
+def _last_card(rig: Rig, text: str) -> None:
+    rig.feed(console.Play(card(text), rig.at(500), last_card=True))
+
+
+@pytest.mark.parametrize("kind", ["ant", "mosquito", "cockroach", "spider"])
+def test_a_last_card_tapped_as_such_ends_the_round_without_its_action(rig: Rig, kind: str) -> None:
+    rig.play("number 4")                  # Ali; Bea has cheated down to one real card
+    hands = rig.table.game.hands
+    _last_card(rig, f"{kind} 5")
+    assert rig.commands[-1] == PlayCard(1, card(f"{kind} 5"), last_card=True)
+    assert rig.stage is Stage.PENALTY and rig.table.game.out == (1,)
+    assert rig.table.game.hands == (hands[0], hands[1] - 1, hands[2])   # nobody drew or got a card
+    assert not [e for e in rig.effects if isinstance(e, (Arm, ScheduleGo))]   # no race armed
+    assert rig.table.message.render().startswith("Round 1 is over: Bea has no cards left.")
+
+
+def test_the_guard_all_round_cannot_tap_a_last_card_while_holding_more(rig: Rig) -> None:
+    before = rig.table.game
+    _last_card(rig, "ant 4")
+    assert "ant 4 cannot be the last card of seat 0" in _last_notice(rig)
+    assert rig.table.game is before and rig.stage is Stage.PLAY
+
+
+def test_a_last_card_and_a_refused_out_resume_from_the_table_log(rig: Rig) -> None:
+    from game.codec import from_dict, to_dict
+    from game.controller.inputs import INPUT_TYPES
+    from game.controller.resume import LoggedStep, resume
+    from game.codec import RECORD_TYPES
+
+    inputs = {t.__name__: t for t in INPUT_TYPES}
+    fresh = Rig()
+    logged: list[LoggedStep] = []
+    original = fresh.feed
+
+    def logging_feed(event: object) -> object:
+        made = original(event)
+        # What the table log does: every record through JSON-ready dicts and back.
+        logged.append(LoggedStep(from_dict(to_dict(event), inputs),
+                                 tuple(from_dict(to_dict(c), RECORD_TYPES) for c in made.commands),
+                                 tuple(from_dict(to_dict(e), RECORD_TYPES) for e in made.events)))
+        return made
+
+    fresh.feed = logging_feed  # type: ignore[method-assign]
+    fresh.seat(0, 1, 2, oldest=0)
+    fresh.starter("number 3")
+    fresh.play("number 4")
+    fresh.tap_console(console.Out, 2)     # refused: Cem has not played
+    _last_card(fresh, "ant 5")            # Bea's last card
+    resumed = resume(fresh.settings, fresh.seed, Rig().t * MS, logged)
+    assert resumed == fresh.table
+    assert resumed.game.out == (1,) and resumed.game.hands == (7, 7, 8)
+
+
+def test_undo_of_a_last_card_brings_the_turn_back(rig: Rig) -> None:
+    rig.play("number 4")
+    before = rig.table.game
+    _last_card(rig, "ant 5")
+    rig.tap_console(console.UndoLast)
+    assert rig.table.game == before and rig.stage is Stage.PLAY
