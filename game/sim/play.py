@@ -183,7 +183,11 @@ class _Game:
 
     def play(self, player: int, card_id: int) -> None:
         self.pending_play = card_id
-        self.do(PlayCard(player, self.cards[card_id]))
+        # The real last card of a player who cheated (so the official count says more): the
+        # table says so with the play, or the engine would carry out an action card's action
+        # (RULES.md: the round ends the moment a hand is empty).
+        last = len(self.hidden.hands[player]) == 1 and self.state.hands[player] > 1
+        self.do(PlayCard(player, self.cards[card_id], last_card=last))
 
     def spider_gift(self) -> None:
         s = self.state

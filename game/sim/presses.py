@@ -117,7 +117,7 @@ class _Actor:
         elif isinstance(command, StartRound):
             yield from self.feed(console.Starter(command.starter, self.after(3_000)))
         elif isinstance(command, PlayCard):
-            yield from self.feed(console.Play(command.card, self.after(1_500)))
+            yield from self.feed(console.Play(command.card, self.after(1_500), command.last_card))
         elif isinstance(command, DrawCard):
             yield from self.tap(command.player)
         elif isinstance(command, GiveCard):

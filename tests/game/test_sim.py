@@ -107,3 +107,71 @@ def test_the_log_holds_commands_the_table_would_send() -> None:
     moths = [p for p in plays if p.card.kind is Kind.MOTH]
     assert plays and all(isinstance(p.card, Card) for p in moths)
     assert all(e.moths >= 0 for e in report.log if isinstance(e, EnterPenalty))
+
+
+# --- going out (issue 12 point 8) ------------------------------------------------------------
+
+
+def _last_action_plays(policy: Policy) -> list[tuple[PlayCard, tuple[object, ...]]]:
+    """(play, the records after it) for every last action card a bot said was its last."""
+    found = []
+    for seed in range(12):
+        log = simulate_game(4, seed, policy=policy, keep_log=True).log
+        for i, record in enumerate(log):
+            if isinstance(record, PlayCard) and record.last_card and record.card.kind.is_action:
+                found.append((record, log[i + 1:i + 4]))
+    return found
+
+
+def test_a_bot_whose_real_last_card_is_an_action_card_says_so_and_its_action_does_not_happen() -> None:
+    from game.engine.events import CardPlayed, RoundEnded
+
+    found = _last_action_plays(Policy(cheat_p=0.3, spot_p=0.1))
+    assert found, "no bot played a last action card in these seeds"
+    for play, after in found:
+        # The round ends with the card: no draws, no race, no gift.
+        assert after[0] == CardPlayed(play.player, play.card)
+        assert after[1] == RoundEnded(after[1].round, (play.player,))  # type: ignore[union-attr]
+
+
+def test_bots_declare_out_only_after_playing_laying_or_giving_a_card_that_round() -> None:
+    from game.engine import DeclareOut, StartRound
+    from game.engine.events import CardGiven, CardPlayed
+
+    outs = 0
+    for seed in range(12):
+        shed: set[int] = set()
+        for record in simulate_game(4, seed, policy=Policy(cheat_p=0.3), keep_log=True).log:
+            if isinstance(record, StartRound):
+                shed = set()
+            elif isinstance(record, CardPlayed):
+                shed.add(record.player)
+            elif isinstance(record, CardGiven):
+                shed.add(record.giver)
+            elif isinstance(record, DeclareOut):
+                outs += 1
+                assert record.player in shed, (seed, record)
+    assert outs
+
+
+def test_a_simulated_table_taps_a_last_card_through_the_controller() -> None:
+    """The bots' last-card play acted out as a console tap reaches the engine unchanged."""
+    from game.controller import TableSettings, new_table, step
+    from game.sim.presses import game_commands, table_script
+
+    settings = TableSettings(seats=5, clock="sim")
+    seed = next(s for s in range(40) if any(
+        isinstance(c, PlayCard) and c.last_card for c in game_commands(3, s, settings.rules)))
+    script = table_script(3, seed, settings)
+    table = new_table(settings, seed, 0)
+    made_last = []
+    event = next(script)
+    while True:
+        made = step(table, event)
+        table = made.table
+        made_last += [c for c in made.commands if isinstance(c, PlayCard) and c.last_card]
+        try:
+            event = script.send(made)
+        except StopIteration:
+            break
+    assert made_last and table.stage.value == "game-over"
