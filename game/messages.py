@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import plural
 from .i18n.en import MESSAGES
 
 
@@ -25,7 +26,9 @@ class Message:
     def render(self, catalog: dict[str, str] | None = None) -> str:
         """The sentence in ``catalog``'s language (English when none is given)."""
         template = (catalog or ENGLISH).get(self.key) or ENGLISH[self.key]
-        return template.format(**dict(self.params))
+        params = dict(self.params)
+        # "{moths|moth|moths}": the word agreeing with the number (English rule: only 1 is singular).
+        return plural.choose("en", template, params).format(**params)
 
 
 #: English templates (the catalogs of every language live in :mod:`game.i18n`).

@@ -15,6 +15,7 @@ from ..errors import GameError
 from ..messages import Message
 from . import LANGUAGES, de, en, es, fr, ko
 from .particles import resolve as resolve_particles
+from .plural import choose as choose_forms
 from .typography import french
 
 _CATALOGS: dict[str, dict[str, str]] = {
@@ -34,7 +35,7 @@ def catalog(lang: str) -> dict[str, str]:
 def text(lang: str, key: str, **params: str | int) -> str:
     """The catalog entry ``key`` in ``lang`` with ``params`` filled in (English if missing)."""
     template = catalog(lang).get(key) or en.TEXT[key]
-    filled = template.format(**params)
+    filled = choose_forms(lang, template, params).format(**params)
     # Korean particles follow the word filled in: "{number}을(를)" becomes "4를", "Dan을".
     if lang == "ko":
         return resolve_particles(filled)

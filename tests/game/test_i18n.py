@@ -3,6 +3,7 @@ every language; English narration is unchanged."""
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -18,7 +19,9 @@ from game.race import RaceKind
 
 
 def _fields(template: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    # "{moths|moth|moths}" (a word agreeing with a number) uses the field moths.
+    plain = re.sub(r"\{(\w+)\|[^{}|]*\|[^{}|]*\}", r"{\1}", template)
+    return {f for _, f, _, _ in string.Formatter().parse(plain) if f}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -48,3 +48,20 @@ def test_french_punctuation_never_starts_a_line() -> None:
     sentence = text("fr", "ignored_not_guard", guard="Bea")
     assert " :" not in sentence and " »" not in sentence and "« " not in sentence
     assert "\u00a0:" in sentence and "«\u00a0" in sentence
+
+
+_COUNTED = {"en": r"\b1 (moths|cards|action cards|number cards|points)\b|\b1 penalty points\b",
+            "de": r"\b1 (Motten|Karten|Aktionskarten|Zahlenkarten|Strafpunkte|sitzen)\b",
+            "fr": r"\b[01] (mites|cartes|points)\b",
+            "es": r"\b1 (polillas|cartas|puntos)\b"}
+
+
+@pytest.mark.parametrize("lang", sorted(_COUNTED))
+@pytest.mark.parametrize("n", [0, 1, 2, 21])
+def test_words_agree_with_their_number(lang: str, n: int) -> None:
+    # "1 moths", "1 action cards": seen at every penalty entry.
+    for key, template in catalog(lang).items():
+        fields = {name: n for name in re.findall(r"{(\w+)", template)}
+        sentence = text(lang, key, **fields)
+        assert not re.search(_COUNTED[lang], sentence), (key, sentence)
+        assert "|" not in sentence, (key, sentence)
