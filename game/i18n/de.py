@@ -42,6 +42,7 @@ TEXT: dict[str, str] = {
     # events
     "ev_game_started": "Neues Spiel mit {players} Leuten; {oldest} ist am ältesten und bewacht Runde 1 ({house}).",
     "ev_round_started": "Runde {round}: {guard} ist Wache und gibt je {hand} {hand|Karte|Karten}; {draw} {draw|Karte|Karten} im Nachziehstapel.",
+    "ev_rules_standard": "Standardregeln",
     "ev_starter": "Die Startkarte ist {card}.",
     "ev_starter_action": "Die Startkarte ist {card} (ihre Aktion findet nicht statt).",
     "ev_played": "{player} legt {card}.",

@@ -46,6 +46,7 @@ MESSAGES: dict[str, str] = {
 EVENTS: dict[str, str] = {
     "ev_game_started": "New game for {players} players; {oldest} is the oldest and guards round 1 ({house}).",
     "ev_round_started": "Round {round}: {guard} is the guard and deals {hand} {hand|card|cards} each; {draw} {draw|card|cards} in the draw pile.",
+    "ev_rules_standard": "standard rules",
     "ev_starter": "The starter is {card}.",
     "ev_starter_action": "The starter is {card} (its action does not happen).",
     "ev_played": "{player} plays {card}.",

@@ -40,7 +40,8 @@ TEXT: dict[str, str] = {
     "out_not_yet": "{player} todavía no puede quedarse sin cartas: una mano solo se vacía jugando, colocando o dando una carta (nunca con trampas), y {player} no ha hecho nada de eso en esta ronda, así que juega tu última carta para terminar.",
     "undone": "Deshecho.",
     # events
-    "ev_game_started": "Nueva partida para {players} jugadores; {oldest} es el de más edad y vigila la ronda 1 ({house}).",
+    "ev_game_started": "Nueva partida para {players} jugadores; la persona de más edad es {oldest}, que vigila la ronda 1 ({house}).",
+    "ev_rules_standard": "reglas estándar",
     "ev_round_started": "Ronda {round}: {guard} está de guardia y reparte {hand} {hand|carta|cartas} a cada uno; {draw} {draw|carta|cartas} en el mazo.",
     "ev_starter": "La carta inicial es {card}.",
     "ev_starter_action": "La carta inicial es {card} (su acción no ocurre).",

@@ -4,6 +4,7 @@ English of this). Events too small to tell (a turn starting) give None."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 
 from ..engine import Event
 from ..engine.events import (
@@ -14,7 +15,19 @@ from ..engine.events import (
 )
 from ..cards import Card
 from ..race import RaceKind
+from ..variants import Rules
 from .lookup import card_name, text
+
+
+def house_rules(rules: Rules, lang: str) -> str:
+    """The variants that differ from the standard game, in words ("standard rules" if none):
+    the table should read what changed, not every setting in its config spelling."""
+    standard = Rules()
+    changed = [f.name for f in fields(Rules) if f.name != "deck" and getattr(rules, f.name) != getattr(standard, f.name)]
+    if not changed:
+        return text(lang, "ev_rules_standard")
+    return "; ".join(f"{text(lang, 'var_' + name)}: {text(lang, 'val_' + getattr(rules, name).value.replace('-', '_'))}"
+                     for name in changed)
 
 
 def seat_name(p: int) -> str:
@@ -38,8 +51,7 @@ def _card(lang: str, card: Card) -> str:
 def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[str, dict[str, str | int]] | None:
     match event:
         case GameStarted(players=n, oldest=o, rules=rules):
-            house = ", ".join(f"{k} {v}" for k, v in rules.variants().items())
-            return "ev_game_started", {"players": n, "oldest": seat(o), "house": house}
+            return "ev_game_started", {"players": n, "oldest": seat(o), "house": house_rules(rules, lang)}
         case RoundStarted(round=r, guard=g, hand_size=h, draw_pile=d):
             return "ev_round_started", {"round": r, "guard": seat(g), "hand": h, "draw": d}
         case StarterFlipped(card=c):

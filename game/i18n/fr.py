@@ -42,6 +42,7 @@ TEXT: dict[str, str] = {
     # events
     "ev_game_started": "Nouvelle partie à {players} ; {oldest} est le plus âgé et garde la manche 1 ({house}).",
     "ev_round_started": "Manche {round} : {guard} est le gardien et distribue {hand} {hand|carte|cartes} à chacun ; {draw} {draw|carte|cartes} dans la pioche.",
+    "ev_rules_standard": "règles standard",
     "ev_starter": "La carte de départ est {card}.",
     "ev_starter_action": "La carte de départ est {card} (son action n'a pas lieu).",
     "ev_played": "{player} pose {card}.",

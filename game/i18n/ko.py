@@ -44,6 +44,7 @@ TEXT: dict[str, str] = {
     # events
     "ev_game_started": "{players}인 새 게임. 최연장자 {oldest}, 1라운드 감시자 ({house}).",
     "ev_round_started": "{round}라운드: 감시자 {guard}, 각자 {hand}장씩 나눔. 더미에 {draw}장.",
+    "ev_rules_standard": "기본 규칙",
     "ev_starter": "시작 카드: {card}.",
     "ev_starter_action": "시작 카드: {card} (효과는 없습니다).",
     "ev_played": "{player}: {card} 냄.",

@@ -65,3 +65,20 @@ def test_words_agree_with_their_number(lang: str, n: int) -> None:
         sentence = text(lang, key, **fields)
         assert not re.search(_COUNTED[lang], sentence), (key, sentence)
         assert "|" not in sentence, (key, sentence)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "es", "ko"])
+def test_the_game_start_names_house_rules_in_words_not_config_keys(lang: str) -> None:
+    # Seen on every screen: "(guard-next-round rotate-left, cockroach-racers everyone, …)".
+    import dataclasses
+
+    from game.engine.events import GameStarted
+    from game.i18n.events import event_text
+    from game.variants import GuardNextRound, Rules
+
+    for rules in (Rules(), dataclasses.replace(Rules(), guard_next_round=GuardNextRound.KEEP)):
+        sentence = event_text(GameStarted(players=4, oldest=1, rules=rules), lambda seat: "Bea", lang)
+        assert sentence is not None
+        assert not re.search(r"[a-z]+-[a-z]+", sentence), sentence
+    assert text(lang, "ev_rules_standard") in event_text(GameStarted(players=4, oldest=1, rules=Rules()),
+                                                         lambda seat: "Bea", lang)

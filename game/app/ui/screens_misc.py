@@ -46,7 +46,7 @@ def draw_settings(p: Painter, s: Scene) -> None:
     lang_w = (body.width - label_w) // len(LANGUAGES)
     for i, code in enumerate(LANGUAGES):
         cell = pygame.Rect(lang_row.x + label_w + i * lang_w, lang_row.y, lang_w, row_h)
-        chosen = code == s.ui.lang
+        chosen = code == p.lang   # the language on screen (ui.lang can lag a --lang or kiosk default)
         p.button(cell, LANGUAGE_NAMES[code], Act("lang", code), colour=theme.WARN if chosen else theme.BUTTON,
                  ink=theme.BLACK if chosen else theme.BUTTON_TEXT, px=22)
     # house rules, one row each; changeable only between games
