@@ -12,6 +12,7 @@ from ...i18n.events import event_text
 from ...i18n.lookup import render
 from . import theme
 from .actions import Act
+from .art.badges import guard_bug
 from .paint import Painter
 from .state import UiState
 
@@ -66,7 +67,10 @@ def header(p: Painter, s: Scene, title: str | None = None) -> Regions:
         p.text(title, middle, 28)
     elif g.players and s.table.stage not in (Stage.JOIN, Stage.OLDEST, Stage.GAME_OVER):
         guard_seat = s.table.seated[g.guard]
-        p.chip(middle, guard_seat, f"{p.t('ui_guard')}: {s.table.name(g.guard)}", px=24)
+        bug = pygame.Rect(middle.x, r.header.y, r.header.height, r.header.height)
+        guard_bug(p, bug.inflate(-p.px(4), -p.px(4)))
+        chip = pygame.Rect(bug.right, middle.y, middle.right - bug.right, middle.height)
+        p.chip(chip, guard_seat, f"{p.t('ui_guard')}: {s.table.name(g.guard)}", px=24)
     gear = pygame.Rect(r.header.right - settings_w, r.header.y, settings_w, r.header.height)
     p.button(gear, p.t("ui_settings"), Act("settings"), px=20)
     footer(p, s, r.footer)
@@ -121,7 +125,11 @@ def players_panel(p: Painter, s: Scene, box: pygame.Rect) -> None:
         label = t.name(player)
         if g.players and player == g.guard:
             name_box.width -= row_h // 2
-            p.guard_mark((name_box.right + row_h // 4, y + row_h // 2), row_h // 4)
+            # A little larger than the room taken from the name: it may reach into the
+            # hand-count column, whose number is centred far from its left edge.
+            bug = pygame.Rect(0, 0, row_h * 3 // 4, row_h * 3 // 4)
+            bug.center = (name_box.right + row_h // 4, y + row_h // 2)
+            guard_bug(p, bug)
         if active:
             p.chip(name_box, seat, label, px=26)
         else:

@@ -46,6 +46,7 @@ Space        the guard's red Caught! button
              (deal: the starter; turn: the card played; cockroach race: the card laid)
 D draw       U undo       X cancel (race or accusation)      V the cockroach winner has no match
 E then 1-5   player n has no cards left (out)
+K            that was my last card: the next card entered is played as the player's last
 1-5          pick the accused (Caught!), the spider's recipient (0: only moths)
 G guilty     I not guilty (overrides the vote)
 Enter        start the game (seating) / new game (game over) / go on (photo finish, verdict)
@@ -166,6 +167,8 @@ class Console:
         if key == pygame.K_e and stage in (Stage.PLAY, Stage.SPIDER):
             self._out_pending = True
             return []
+        if key == pygame.K_k:
+            return self.perform(Act("last_card"), table)
         if digit is not None and stage is Stage.PICK and 1 <= digit <= table.players:
             return self.perform(Act("accuse", digit - 1), table)
         if digit is not None and stage is Stage.SPIDER:
@@ -272,6 +275,8 @@ class Console:
             ui.dismiss()
         elif k == "out_menu":
             ui.out_menu = not ui.out_menu
+        elif k == "last_card":
+            ui.last_card = not ui.last_card and table.stage is Stage.PLAY
         elif k == "penalty_add" and isinstance(v, tuple):
             player, field, delta = v
             form = ui.form(player)
@@ -285,6 +290,9 @@ class Console:
         else:
             made = _controller_input(act, table, t)
             if made is not None:
+                if isinstance(made, console.Play) and ui.last_card:
+                    made = replace(made, last_card=True)
+                ui.last_card = False  # it was for this one card (or the turn went on another way)
                 ui.out_menu = False
                 ui.dismiss()
                 return [made]

@@ -53,6 +53,7 @@ from .demo import Demo
 from .fonts import Fonts
 from .observe import observe
 from .render import Frame, draw
+from .screens_attract import SLIDE_NS, slides
 from .sound import Sounds
 from .state import NOTICE_NS, STAFF_TIMINGS, BoardView, UiState
 
@@ -61,6 +62,8 @@ S = 1_000_000_000
 #: Attract mode shows each leaderboard period this long, in this order.
 BOARD_NS = 8 * S
 BOARD_PERIODS = (Period.TODAY, Period.WEEK, Period.ALL)
+FIRST_BOARD_NS = slides(True).index("board") * SLIDE_NS
+BOARD_NS = len(slides(True)) * SLIDE_NS
 #: The staff menu closes by itself after this long without a tap or a key.
 STAFF_IDLE_NS = 180 * S
 #: After the input failed (a buzzer board unplugged mid-race), the race is armed again once the
@@ -487,7 +490,7 @@ class App:
         if self.demo is not None:
             scene = Scene(self.demo.table, self.demo.ui, self.demo.now_ns)
             self.frame = draw(self.surface, self.fonts, scene, lang=self.ui.lang, attract=True,
-                              board=self.board_at(now))
+                              board=self.board_at(now), attract_ns=now - self.attract_since_ns)
         else:
             self.frame = draw(self.surface, self.fonts, Scene(self.table, self.ui, now))
         return self.frame

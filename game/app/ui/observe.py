@@ -39,3 +39,5 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
             ui.penalty_row = open_rows[0]
     if table.stage is not before.stage:
         ui.pending_number = None
+    if table.stage is not before.stage or table.game.active != before.game.active:
+        ui.last_card = False  # "That was my last card" belongs to the turn it was set in

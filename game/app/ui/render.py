@@ -14,7 +14,8 @@ from .state import BoardView
 from .fonts import Fonts
 from .paint import Overflow, Painter
 from .screens_dispute import draw_dispute, draw_verdict
-from .screens_misc import draw_attract_banner, draw_settings
+from .screens_attract import draw_attract
+from .screens_misc import draw_settings
 from .screens_race import draw_photo, draw_race
 from .screens_staff import draw_pin, draw_staff
 from .screens_score import draw_game_over, draw_penalty, draw_summary
@@ -52,15 +53,20 @@ def screen_of(scene: Scene) -> str:
 
 
 def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None = None,
-         attract: bool = False, board: BoardView | None = None) -> Frame:
-    """``board``: the leaderboard over attract mode (kiosk mode only)."""
+         attract: bool = False, board: BoardView | None = None, attract_ns: int = 0) -> Frame:
+    """One frame of ``scene``. ``attract``: attract mode instead, ``attract_ns`` after it began,
+    with ``scene`` (the simulated game) in its demo window and ``board`` (the leaderboard,
+    kiosk mode only) as one of its slides."""
     p = Painter(surface, fonts, lang or scene.ui.lang)
+    if attract:
+        def draw_demo(window: pygame.Surface) -> None:
+            # A miniature: its hotspots are not tappable and its fit is not the screen's.
+            _DRAW[screen_of(scene)](Painter(window, fonts, p.lang), scene)
+
+        draw_attract(p, attract_ns, draw_demo, board)
+        return Frame("attract", (), tuple(p.overflows), tuple(p.texts))
     name = screen_of(scene)
     _DRAW[name](p, scene)
-    if attract:
-        draw_attract_banner(p, board)
-        name = "attract"
-        p.hotspots[:] = []
     return Frame(name, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts))
 
 

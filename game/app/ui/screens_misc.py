@@ -14,8 +14,6 @@ from . import theme
 from .actions import Act
 from .common import Scene, header
 from .paint import Painter
-from .screens_staff import draw_board
-from .state import BoardView
 
 VARIANTS = ("guard_next_round", "cockroach_racers", "cockroach_card", "draw_when_playable", "top_tie")
 
@@ -83,32 +81,3 @@ def draw_settings(p: Painter, s: Scene) -> None:
     p.text("\n".join(lines), info, 20, theme.DIM, align="left")
     back = pygame.Rect(body.right - back_w, body.bottom - bottom_h, back_w, bottom_h)
     p.button(back, p.t("ui_back"), Act("back"), colour=theme.GOOD, ink=theme.BLACK, px=24)
-
-
-def draw_attract_banner(p: Painter, board: BoardView | None = None) -> None:
-    """Over the demo game: the title and the invitation to press a button; in a café, the
-    leaderboard below them."""
-    if board is not None:
-        pad = p.px(10)
-        band = pygame.Rect(0, 0, p.width, p.px(190 if p.portrait else 116))
-        shade = pygame.Surface(band.size, pygame.SRCALPHA)
-        shade.fill((10, 12, 18, 242))
-        p.surface.blit(shade, band.topleft)
-        title = pygame.Rect(pad, band.y + pad // 2, p.width - 2 * pad, p.px(62))
-        p.text(p.t("ui_title"), title, 54, theme.WARN)
-        invite = pygame.Rect(pad, title.bottom, p.width - 2 * pad, band.bottom - title.bottom - pad // 2)
-        p.text(p.t("ui_press_any"), invite, 34)
-        draw_board(p, board, pygame.Rect(pad, band.bottom + pad, p.width - 2 * pad, p.height - band.bottom - 2 * pad))
-        return
-    band_h = p.px(260 if p.portrait else 170)
-    band = pygame.Rect(0, (p.height - band_h) // 2, p.width, band_h)
-    shade = pygame.Surface(band.size, pygame.SRCALPHA)
-    shade.fill((0, 0, 0, 215))
-    p.surface.blit(shade, band.topleft)
-    pad = p.px(10)
-    title = pygame.Rect(pad, band.y + pad, p.width - 2 * pad, p.px(70))
-    p.text(p.t("ui_title"), title, 60, theme.WARN)
-    invite = pygame.Rect(pad, title.bottom, p.width - 2 * pad, p.px(46))
-    p.text(p.t("ui_press_any"), invite, 36)
-    line = pygame.Rect(pad, invite.bottom, p.width - 2 * pad, band.bottom - invite.bottom - pad)
-    p.text(p.t("ui_attract_line"), line, 22, theme.DIM)

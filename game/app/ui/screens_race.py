@@ -14,6 +14,7 @@ from ...i18n.lookup import decimal, kind_name
 from ...race import RaceKind
 from . import theme
 from .actions import Act, Hotspot
+from .art.badges import flank
 from .common import Scene, header
 from .paint import Painter
 from .screens_table import PLAYABLE_KINDS, card_grid
@@ -57,15 +58,16 @@ def draw_race(p: Painter, s: Scene) -> None:
         p.text(p.t("ui_go"), body, body.height * 0.6 / p.scale, theme.BLACK)
         return
     status_h = int(body.height * 0.36)
-    status = pygame.Rect(body.x, body.y, body.width, status_h)
+    banner = pygame.Rect(body.x, body.y, body.width, status_h)
+    p.fill(theme.WARN if go is None else theme.GO_GREEN, banner, radius=16)
+    # The race's creature at both ends (the words between them): which race it is at a glance.
+    status = flank(p, (Kind.MOSQUITO if kind is RaceKind.SLAP else Kind.COCKROACH).value, banner)
     if go is None:
-        p.fill(theme.WARN, status, radius=16)
         p.text(p.t("ui_get_ready"), status.inflate(-p.px(20), -status_h // 3).move(0, -status_h // 8),
                60, theme.BLACK)
         hint = pygame.Rect(status.x, status.bottom - status_h // 3, status.width, status_h // 3)
         p.text(p.t("ui_hands_off"), hint.inflate(-p.px(20), 0), 26, theme.BLACK)
     else:
-        p.fill(theme.GO_GREEN, status, radius=16)
         p.text(p.t("ui_go"), status, 70, theme.BLACK)
     lanes = pygame.Rect(body.x, status.bottom + p.px(10), body.width, body.bottom - status.bottom - p.px(70))
     n = len(run.eligible)

@@ -12,6 +12,8 @@ from ...controller import Stage
 from ...i18n.lookup import kind_name
 from . import theme
 from .actions import Act
+from .art.badges import token_left, token_side
+from .art.card import draw_card
 from .common import Scene, header, players_panel
 from .paint import Painter
 
@@ -23,14 +25,17 @@ def card_grid(p: Painter, box: pygame.Rect, numbers: Sequence[int], kinds: Seque
     """Rows of kinds (named on the left), a button per number: tapping one names that card."""
     rows = len(kinds)
     row_h = min(p.px(56), box.height // max(rows, 1))
-    label_w = int(box.width * (0.5 if len(numbers) <= 2 else 0.3))
+    label_w = int(box.width * (0.6 if len(numbers) <= 2 else 0.36))
     cell_w = (box.width - label_w) // max(len(numbers), 1)
+    pad = p.px(3)
+    side = token_side(p, [kind_name(p.lang, k) for k in kinds], label_w - p.px(4), row_h - p.px(4), pad)
     for r, kind in enumerate(kinds):
         y = box.y + r * row_h
         face, ink = theme.KIND_COLOURS[kind]
         label = pygame.Rect(box.x, y + p.px(2), label_w - p.px(4), row_h - p.px(4))
         p.fill(face, label, radius=8)
-        p.text(kind_name(p.lang, kind), label.inflate(-p.px(10), -p.px(4)), 24, ink)
+        words = token_left(p, kind.value, label, side, pad)
+        p.text(kind_name(p.lang, kind), words.inflate(-p.px(10), -p.px(4)), 24, ink)
         for c, number in enumerate(numbers):
             cell = pygame.Rect(box.x + label_w + c * cell_w, y, cell_w, row_h)
             p.button(cell, str(number), Act(act, Card(kind, number)), colour=face, ink=ink, px=30)
@@ -141,7 +146,7 @@ def draw_play(p: Painter, s: Scene) -> None:
         info = pygame.Rect(card_col.x, card_area.bottom, card_col.width, card_col.height - card_area.height)
         middle = pygame.Rect(card_col.right + p.px(10), body.y, int(body.width * 0.33), body.height)
         console = pygame.Rect(middle.right + p.px(10), body.y, body.right - middle.right - p.px(10), body.height)
-    p.card(_card_box(p, card_area.inflate(-p.px(8), -p.px(4))), top)
+    draw_card(p, _card_box(p, card_area.inflate(-p.px(8), -p.px(4))), top)
     piles = (f"{p.t('ui_draw_pile')}: {g.draw_pile}\n{p.t('ui_discard_pile')}: {len(g.discard)}")
     p.text(piles, info.inflate(-p.px(4), -p.px(4)), 22, theme.DIM)
     turn_h = p.px(52)

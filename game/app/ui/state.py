@@ -65,6 +65,7 @@ class UiState:
     font_warning: str | None = None
     settings_open: bool = False
     out_menu: bool = False
+    last_card: bool = False                  # "That was my last card" is on for the next card
     attract: bool = False
     pending_number: int | None = None        # keyboard card entry: the number typed
     penalty_form: dict[int, list[int]] = field(default_factory=dict)

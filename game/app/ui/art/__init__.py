@@ -22,6 +22,10 @@ HERE = Path(__file__).resolve().parent
 #: Every drawing, by file name (without ".svg"): the six kinds by their Kind value, then the guard.
 NAMES: tuple[str, ...] = tuple(k.value for k in Kind) + ("guard",)
 
+#: Drawings of a creature in profile looking left (the others look right or at you): the race
+#: banner turns each end's creature to face the middle.
+FACES_LEFT = frozenset({"mosquito"})
+
 #: Enough for every size the screens use at one resolution (a few per drawing) with room for
 #: a resolution change; a kiosk runs for weeks, so the cache must not grow without bound.
 CACHE_SIZE = 96
@@ -43,16 +47,22 @@ def creature(name: str, size_px: int) -> pygame.Surface:
     return pygame.image.load_sized_svg(str(path), (size_px, size_px))
 
 
+@lru_cache(maxsize=CACHE_SIZE // 4)
+def mirrored(name: str, size_px: int) -> pygame.Surface:
+    """The drawing flipped left to right (a creature facing the other way), cached likewise."""
+    return pygame.transform.flip(creature(name, size_px), True, False)
+
+
 def kind_art(kind: Kind, size_px: int) -> pygame.Surface:
     """The drawing for a card kind."""
     return creature(kind.value, size_px)
 
 
-def blit_centred(surface: pygame.Surface, name: str, box: pygame.Rect) -> pygame.Rect:
-    """Draw ``name`` as large as fits, centred in ``box``; returns where it went (an empty rect
-    when the box is too small to draw in)."""
+def blit_centred(surface: pygame.Surface, name: str, box: pygame.Rect, flip: bool = False) -> pygame.Rect:
+    """Draw ``name`` (``flip``: facing the other way) as large as fits, centred in ``box``;
+    returns where it went (an empty rect when the box is too small to draw in)."""
     side = min(box.width, box.height)
     if side < 1:
         return pygame.Rect(box.center, (0, 0))
-    art = creature(name, side)
+    art = mirrored(name, side) if flip else creature(name, side)
     return surface.blit(art, art.get_rect(center=box.center))
