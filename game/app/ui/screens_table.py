@@ -134,21 +134,30 @@ def draw_play(p: Painter, s: Scene) -> None:
     body = r.body.inflate(-p.px(16), -p.px(10))
     top = g.discard_top
     seat = t.seated[g.active]
+    toggle_h = p.px(56)  # "That was my last card": a touch target of at least 48 px
     if p.portrait:
         upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.25))
         card_area = pygame.Rect(upper.x, upper.y, upper.width // 2, upper.height)
-        info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height)
+        info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height - toggle_h)
+        toggle = pygame.Rect(info.x, info.bottom, info.width, toggle_h)
         middle = pygame.Rect(body.x, upper.bottom + p.px(6), body.width, int(body.height * 0.33))
         console = pygame.Rect(body.x, middle.bottom, body.width, body.bottom - middle.bottom)
     else:
         card_col = pygame.Rect(body.x, body.y, int(body.width * 0.28), body.height)
-        card_area = pygame.Rect(card_col.x, card_col.y, card_col.width, int(card_col.height * 0.78))
-        info = pygame.Rect(card_col.x, card_area.bottom, card_col.width, card_col.height - card_area.height)
+        info_h = p.px(76)
+        card_area = pygame.Rect(card_col.x, card_col.y, card_col.width, card_col.height - info_h - toggle_h)
+        info = pygame.Rect(card_col.x, card_area.bottom, card_col.width, info_h)
+        toggle = pygame.Rect(card_col.x, info.bottom, card_col.width, toggle_h)
         middle = pygame.Rect(card_col.right + p.px(10), body.y, int(body.width * 0.33), body.height)
         console = pygame.Rect(middle.right + p.px(10), body.y, body.right - middle.right - p.px(10), body.height)
     draw_card(p, _card_box(p, card_area.inflate(-p.px(8), -p.px(4))), top)
-    piles = (f"{p.t('ui_draw_pile')}: {g.draw_pile}\n{p.t('ui_discard_pile')}: {len(g.discard)}")
-    p.text(piles, info.inflate(-p.px(4), -p.px(4)), 22, theme.DIM)
+    last_on = _last_card_toggle(p, s, toggle)
+    if last_on:
+        p.text(p.t("ui_last_card_hint", player=t.name(g.active)), info.inflate(-p.px(4), -p.px(4)), 22,
+               theme.WARN)
+    else:
+        piles = (f"{p.t('ui_draw_pile')}: {g.draw_pile}\n{p.t('ui_discard_pile')}: {len(g.discard)}")
+        p.text(piles, info.inflate(-p.px(4), -p.px(4)), 22, theme.DIM)
     turn_h = p.px(52)
     turn = pygame.Rect(middle.x, middle.y, middle.width, turn_h)
     p.chip(turn, seat, p.t("ui_turn", player=t.name(g.active)), px=32)
@@ -165,6 +174,8 @@ def draw_play(p: Painter, s: Scene) -> None:
         up, down = neighbours(top.number)
         kinds = PLAYABLE_KINDS if g.active == g.guard else PLAYABLE_KINDS[:-1]
         card_grid(p, grid, (up, down), kinds, "play")
+        if last_on:  # the next card tapped is the player's last: say so around the cards too
+            p.frame(theme.WARN, grid.inflate(p.px(4), p.px(4)), 3, radius=10)
     elif t.stage is Stage.SPIDER:
         draw_spider_choice(p, s, grid)
     acts = pygame.Rect(console.x, console.bottom - actions_h, console.width, actions_h)
@@ -172,6 +183,23 @@ def draw_play(p: Painter, s: Scene) -> None:
     buttons += [(p.t("ui_caught"), Act("caught"), theme.CAUGHT), (p.t("ui_out"), Act("out_menu"), theme.BUTTON),
                 (p.t("ui_undo"), Act("undo"), theme.BUTTON)]
     _actions(p, acts, buttons)
+
+
+def _last_card_toggle(p: Painter, s: Scene, box: pygame.Rect) -> bool:
+    """"That was my last card": when on, the next card tapped is played as the player's last,
+    so the round ends and an action card's action does not happen (a player who cheated holds
+    fewer cards than the rig counts, so only the table can say so). Greyed out for a guard who
+    has held the Guard Bug all round: they cannot have cheated, so the count tells. Only on the
+    play screen; returns whether it is on."""
+    t = s.table
+    g = t.game
+    if t.stage is not Stage.PLAY:
+        return False  # a spider's gift: the card was played, and not as the last
+    usable = not (g.active == g.guard and not g.guard_changed)
+    on = usable and s.ui.last_card
+    p.button(box, p.t("ui_last_card"), Act("last_card"), colour=theme.WARN if on else theme.BUTTON,
+             ink=theme.BLACK if on else theme.BUTTON_TEXT, px=22, enabled=usable)
+    return on
 
 
 def draw_spider_choice(p: Painter, s: Scene, box: pygame.Rect) -> None:
