@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..engine import GameState
 from ..inputs import Press, Release
 from ..judge import RaceResult
+from ..judge_live import EMPTY_LOG, EdgeLog, LiveJudge
 from ..messages import Message
 from ..race import RaceKind
 from .settings import TableSettings
@@ -38,11 +39,20 @@ class RaceRun:
     armed_t_ns: int
     go_due_t_ns: int
     go_t_ns: int | None = None
-    edges: tuple[Press | Release, ...] = ()
+    log: EdgeLog = EMPTY_LOG           # the edges before GO (from GO on, ``live`` keeps them)
+    live: LiveJudge | None = None      # the race judged edge by edge, from GO on
     voided: tuple[int, ...] = ()
     result: RaceResult | None = None   # a decided cockroach race waiting for the card laid
     run: int = 1
     false_starts_heard: int = 0        # false starts already announced with a sound
+    idle_reruns: int = 0               # runs in a row that nobody answered (a slap re-run)
+    asking: bool = False               # nobody answered again: the table says re-run or call off
+
+    @property
+    def edges(self) -> tuple[Press | Release, ...]:
+        """Every edge of this run so far, in the order they arrived (a copy: for the screen and
+        the tests; the controller's steps only ever add to the log)."""
+        return tuple(self.live.log if self.live is not None else self.log)
 
 
 @dataclass(frozen=True, slots=True)

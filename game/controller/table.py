@@ -338,6 +338,8 @@ def _message(t: Table) -> Message:
             number = g.race.number if g.race is not None else 0
             return Message.of("cockroach_card", winner=t.name(winner),
                               reaction=format_ms(placing.reaction_ns), number=number)
+        if run is not None and run.asking:
+            return Message.of("race_ask")
         if run is not None and run.go_t_ns is not None:
             return Message.of("race_go")
         kind = run.kind if run is not None else RaceKind.SLAP

@@ -13,7 +13,7 @@ import pygame
 class Act:
     """``kind`` names the act; ``value`` is its argument (a card, a player, a field...).
 
-    Kinds: start, new_game, draw, caught, undo, cancel, void, play (Card), starter (Card),
+    Kinds: start, new_game, draw, caught, undo, cancel, void, rearm, play (Card), starter (Card),
     laid (Card), give (player | None), out (player), out_menu, last_card (the next card played
     was the player's last), accuse (player), rule (bool),
     seat (physical seat: a tap of its button), penalty_add ((player, field, delta)),

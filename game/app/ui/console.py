@@ -45,6 +45,7 @@ Space        the guard's red Caught! button
 1-5 then N/Enter, M, A, S, C, O   the card: number, moth, ant, spider, cockroach, mosquito
              (deal: the starter; turn: the card played; cockroach race: the card laid)
 D draw       U undo       X cancel (race or accusation)      V the cockroach winner has no match
+R run the race again (nobody answered it, or the buttons lost presses)
 E then 1-5   player n has no cards left (out)
 K            that was my last card: the next card entered is played as the player's last
 1-5          pick the accused (Caught!), the spider's recipient (0: only moths)
@@ -182,7 +183,8 @@ class Console:
             ui.pending_number = None
             verb = {Stage.DEAL: "starter", Stage.PLAY: "play", Stage.RACE: "laid"}.get(stage)
             return self.perform(Act(verb, card), table) if verb else []
-        simple = {pygame.K_d: "draw", pygame.K_u: "undo", pygame.K_x: "cancel", pygame.K_v: "void"}
+        simple = {pygame.K_d: "draw", pygame.K_u: "undo", pygame.K_x: "cancel", pygame.K_v: "void",
+                  pygame.K_r: "rearm"}
         if key in simple:
             return self.perform(Act(simple[key]), table)
         if key == pygame.K_g:
@@ -315,6 +317,8 @@ def _controller_input(act: Act, table: Table, t: int) -> Input | None:
         return console.Cancel(t)
     if k == "void":
         return console.Void(t)
+    if k == "rearm":
+        return console.Rearm(t)
     if k == "play" and isinstance(v, Card):
         return console.Play(v, t)
     if k == "starter" and isinstance(v, Card):

@@ -53,6 +53,9 @@ def draw_race(p: Painter, s: Scene) -> None:
     if run.result is not None:
         _cockroach_card(p, s, body, run.result, number or 1, go)
         return
+    if run.asking:
+        _ask_table(p, body)
+        return
     if go is not None and s.now_ns - go < GO_FLASH_NS and not pressed_after_go(run):
         p.fill(theme.GO_GREEN, body, radius=16)
         p.text(p.t("ui_go"), body, body.height * 0.6 / p.scale, theme.BLACK)
@@ -74,9 +77,10 @@ def draw_race(p: Painter, s: Scene) -> None:
     cols = 1 if p.portrait else min(n, 3)
     rows = -(-n // cols)
     w, h = lanes.width // cols, min(p.px(64), lanes.height // rows)
+    edges = run.edges  # one copy of the log per frame, not one per lane
     for i, player in enumerate(run.eligible):
         tile = pygame.Rect(lanes.x + (i % cols) * w, lanes.y + (i // cols) * h, w, h).inflate(-p.px(8), -p.px(6))
-        presses = [e.t_ns for e in run.edges if isinstance(e, Press) and e.player == player]
+        presses = [e.t_ns for e in edges if isinstance(e, Press) and e.player == player]
         early = go is not None and any(x < go for x in presses) or go is None and bool(presses)
         after = [x for x in presses if go is not None and x >= go]
         label = t.name(player)
@@ -90,6 +94,19 @@ def draw_race(p: Painter, s: Scene) -> None:
             p.frame(theme.BAD, tile, 4, radius=8)
     cancel = pygame.Rect(body.right - p.px(220), body.bottom - p.px(56), p.px(220), p.px(56))
     p.button(cancel, p.t("ui_cancel"), Act("cancel"), px=24)
+
+
+def _ask_table(p: Painter, body: pygame.Rect) -> None:
+    """Nobody slapped the mosquito twice in a row: the table re-runs it or calls it off."""
+    question = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.6))
+    p.fill(theme.WARN, question, radius=16)
+    p.text(p.t("race_ask"), question.inflate(-p.px(40), -p.px(20)), 40, theme.BLACK)
+    row = pygame.Rect(body.x, question.bottom + p.px(20), body.width, p.px(80))
+    half = row.width // 2
+    p.button(pygame.Rect(row.x, row.y, half, row.height), p.t("ui_run_again"), Act("rearm"),
+             colour=theme.GO_GREEN, ink=theme.BLACK, px=30)
+    p.button(pygame.Rect(row.x + half, row.y, row.width - half, row.height), p.t("ui_call_off"),
+             Act("cancel"), px=30)
 
 
 def _cockroach_card(p: Painter, s: Scene, body: pygame.Rect, result: RaceResult, number: int,
