@@ -391,7 +391,9 @@ def _leds(t: Table) -> Leds:
     elif stage is Stage.RACE and t.race is not None:
         run = t.race
         for p in run.eligible:
-            set_player(p, Light.ON if run.go_t_ns is not None else Light.ARMED)
+            # While the table is asked whether to re-run, no button is live: all stay dark.
+            if not run.asking:
+                set_player(p, Light.ON if run.go_t_ns is not None else Light.ARMED)
         if run.result is not None and run.result.winner is not None:
             set_player(run.result.winner, Light.WINNER)
     elif stage is Stage.PICK:

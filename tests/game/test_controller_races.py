@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from table_helpers import CLOCK, MS, Rig, card
 
-from game.controller import Notice, ScheduleGo, Show, Stage, Tick, step
+from game.controller import Leds, Light, Notice, ScheduleGo, Show, Stage, Tick, step
 from game.controller import inputs as console
 from game.engine import DecideRace, Phase
 from game.inputs import Press, Release
@@ -102,6 +102,18 @@ def test_the_photo_finish_shows_the_presses_made_while_the_winner_laid_the_card(
     assert decided(rig)[-1] == DecideRace((1, 2), winner=1, card=card("number 4"))
 
 
+def test_a_press_stamped_before_the_winners_but_arriving_late_does_not_change_the_card_laid(rig: Rig) -> None:
+    rig.play("cockroach 4")
+    go = rig.go()
+    rig.press(1, go + 100 - rig.t)
+    rig.tick(60)                            # Bea shown as the winner
+    rig.feed(Press(2, (go + 90) * MS, CLOCK))  # Cem's press, stamped earlier, comes in late
+    rig.tap_console(console.Laid, card("number 4"))
+    # The table was shown Bea and Bea laid the card: that decision stands, as it was judged.
+    assert decided(rig)[-1] == DecideRace((1,), winner=1, card=card("number 4"))
+    assert rig.table.last_race is not None and rig.table.last_race.winner == 1
+
+
 def test_a_void_with_nobody_else_pressed_waits_for_the_timeout(rig: Rig) -> None:
     rig.play("cockroach 4")
     go = rig.go()
@@ -141,8 +153,9 @@ def test_a_mosquito_nobody_answers_twice_asks_the_table_instead_of_looping(rig: 
     assert gos(rig) == [1, 2] and rig.stage is Stage.RACE
     run = rig.table.race
     assert run is not None and run.asking and rig.table.message.key == "race_ask"
-    assert isinstance(rig.effects[-1], Show) or any(
-        isinstance(e, Show) and e.message.key == "race_ask" for e in rig.effects)
+    leds = [e for e in rig.effects if isinstance(e, Leds)][-1]
+    assert leds.seats == (Light.OFF,) * 5    # no button is live while the table decides
+    assert any(isinstance(e, Show) and e.message.key == "race_ask" for e in rig.effects)
     rig.tick(10_000)                         # time passes: still asking, nothing re-armed
     rig.press(1)                             # a press is not an answer to the question
     rig.release(1)
