@@ -1,5 +1,6 @@
-"""The staff lock: a PIN (stored as a salted hash) with rate limiting, and the button
-combination that opens the same menu. Pure: time comes in as arguments."""
+"""The staff lock: a PIN (stored as a salted PBKDF2 hash) with rate limiting, and the button
+combination that opens the same menu. Pure: time and the stored hash come in as arguments
+(the PIN file is ``game/app/pinfile.py``, the saved count of wrong PINs ``game/app/pinwait.py``)."""
 
 from __future__ import annotations
 
@@ -14,43 +15,95 @@ NS_PER_S = 1_000_000_000
 FREE_TRIES = 3
 FIRST_WAIT_NS = 30 * NS_PER_S
 MAX_WAIT_NS = 15 * 60 * NS_PER_S
-_ITERATIONS = 100_000
-
-
-def hash_pin(pin: str, salt: bytes) -> str:
-    """PBKDF2 of the PIN, hex: what the config stores (never the PIN itself)."""
-    check_pin_format(pin)
-    return hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, _ITERATIONS).hex()
+#: OWASP's 2023 advice for PBKDF2-HMAC-SHA256 on a low-entropy secret; about 0.5 s on a Pi 4.
+#: The count is stored beside each hash, so a later release can raise it and still read old files.
+ITERATIONS = 600_000
+#: A stored count outside this range is refused: below it a PIN falls to brute force in seconds,
+#: above it one check would freeze the keypad for minutes.
+ITERATIONS_RANGE = (1_000, 10_000_000)
+PIN_DIGITS = (6, 8)
+RECOMMENDED_DIGITS = 6
 
 
 def check_pin_format(pin: str) -> None:
-    if not (pin.isdigit() and 4 <= len(pin) <= 8):
-        raise BadConfig(f"staff PIN {'*' * len(pin)!r} ({len(pin)} characters) is not valid: "
-                        "use 4 to 8 digits")
+    """6 to 8 ASCII digits; the refusal never repeats the PIN (it may be nearly right)."""
+    low, high = PIN_DIGITS
+    if not (pin.isascii() and pin.isdigit() and low <= len(pin) <= high):
+        raise BadConfig(f"staff PIN {'*' * min(len(pin), 40)!r} ({len(pin)} characters) is not valid: "
+                        f"use {low} to {high} digits ({RECOMMENDED_DIGITS} recommended)")
+
+
+@dataclass(frozen=True, slots=True)
+class PinHash:
+    """What the PIN file keeps: PBKDF2-HMAC-SHA256 of the PIN, its salt and iteration count."""
+
+    digest: bytes
+    salt: bytes
+    iterations: int
+
+    @classmethod
+    def of(cls, pin: str, salt: bytes, iterations: int = ITERATIONS) -> PinHash:
+        check_pin_format(pin)
+        return cls(_pbkdf2(pin, salt, iterations), salt, iterations)
+
+    def matches(self, pin: str) -> bool:
+        # Only well-formed PINs are hashed: a pasted megabyte costs nothing.
+        if not (pin.isascii() and pin.isdigit() and len(pin) <= PIN_DIGITS[1]):
+            return False
+        return hmac.compare_digest(_pbkdf2(pin, self.salt, self.iterations), self.digest)
+
+
+def _pbkdf2(pin: str, salt: bytes, iterations: int) -> bytes:
+    return hashlib.pbkdf2_hmac("sha256", pin.encode("ascii"), salt, iterations)
+
+
+def wait_after(wrong: int) -> int:
+    """The wait (ns) after ``wrong`` wrong PINs in a row: none for the free tries, then doubling
+    up to the cap (the shift is bounded, so a huge saved count costs nothing)."""
+    if wrong < FREE_TRIES:
+        return 0
+    return min(FIRST_WAIT_NS << min(wrong - FREE_TRIES, 32), MAX_WAIT_NS)
 
 
 @dataclass(frozen=True, slots=True)
 class StaffLock:
-    """The PIN's hash and salt, and the record of wrong attempts."""
+    """The PIN's hash and the record of wrong attempts.
 
-    pin_hash: str
-    salt: bytes
-    wrong: int = 0                 # wrong PINs since the last right one
-    locked_until_ns: int = 0
+    ``wrong`` survives restarts (the kiosk saves it in the data folder); ``locked_until_ns`` is on
+    the kiosk's monotonic clock, which starts again at every boot, so a lock made from a saved
+    count has it ``None`` until the first attempt, when the count's whole wait starts. A restart
+    therefore never shortens a wait (it may lengthen it), and no wall clock is trusted: the Pi
+    has no RTC, so its wall time at boot can be anything.
+    """
+
+    pin: PinHash
+    wrong: int = 0                       # wrong PINs since the last right one
+    locked_until_ns: int | None = 0      # None: not known since a restart (see above)
+
+    def settled(self, now_ns: int) -> StaffLock:
+        """The lock with its wait placed on this boot's clock."""
+        if self.locked_until_ns is not None:
+            return self
+        wait = wait_after(self.wrong)
+        return replace(self, locked_until_ns=now_ns + wait if wait else 0)
+
+    def wait_ns(self, now_ns: int) -> int:
+        """How long the lock still refuses to check a PIN (0: it checks)."""
+        until = self.settled(now_ns).locked_until_ns or 0
+        return max(0, until - now_ns)
 
     def try_pin(self, pin: str, now_ns: int) -> tuple[StaffLock, bool, int]:
-        """``(lock, opened, wait_ns)``: ``wait_ns`` > 0 means the lock refused to check at all."""
-        if now_ns < self.locked_until_ns:
-            return self, False, self.locked_until_ns - now_ns
-        ok = pin.isdigit() and hmac.compare_digest(
-            hashlib.pbkdf2_hmac("sha256", pin.encode(), self.salt, _ITERATIONS).hex(), self.pin_hash)
-        if ok:
-            return replace(self, wrong=0, locked_until_ns=0), True, 0
-        wrong = self.wrong + 1
-        wait = 0
-        if wrong >= FREE_TRIES:
-            wait = min(FIRST_WAIT_NS << (wrong - FREE_TRIES), MAX_WAIT_NS)
-        return replace(self, wrong=wrong, locked_until_ns=now_ns + wait), False, 0
+        """``(lock, opened, wait_ns)``: ``wait_ns`` is how long the keypad now waits (the rest of
+        a running wait, which this attempt did not count, or the one this wrong PIN started)."""
+        lock = self.settled(now_ns)
+        waiting = lock.wait_ns(now_ns)
+        if waiting:
+            return lock, False, waiting
+        if lock.pin.matches(pin):
+            return replace(lock, wrong=0, locked_until_ns=0), True, 0
+        wrong = lock.wrong + 1
+        wait = wait_after(wrong)
+        return replace(lock, wrong=wrong, locked_until_ns=now_ns + wait if wait else 0), False, wait
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,8 @@ log = logging.getLogger("cheating-moth")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", default="/etc/cheating-moth/config.toml",
-                        help="the café's config file (default /etc/cheating-moth/config.toml)")
+                        help="the café's config file (default /etc/cheating-moth/config.toml); the "
+                             "staff PIN is read from staff-pin.toml beside it")
     parser.add_argument("--data", metavar="DIR", default="/var/lib/cheating-moth",
                         help="game logs and the leaderboard (default /var/lib/cheating-moth)")
     parser.add_argument("--input", choices=("config", "auto", "board", "gpio", "keyboard", "sim"),
@@ -162,6 +163,7 @@ def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Sess
     import pygame
 
     from .kiosk import Kiosk
+    from .pinfile import pin_file_for
     from .ui.adapters import detect
     from .ui.fonts import fonts_for
     from .ui.loop import App
@@ -175,7 +177,7 @@ def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Sess
         log.info("%s", note)
     try:
         adapter = detected.adapter
-        kiosk = Kiosk(Path(args.data), config, _wall)
+        kiosk = Kiosk(Path(args.data), config, _wall, pin_file=pin_file_for(args.config))
         settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         table_log = kiosk.start_log(settings, seed, adapter.now_ns())

@@ -8,14 +8,16 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 - ``aside/`` — logs that could not be resumed, moved here with a message, never deleted;
 - ``leaderboard.db`` — finished games for the leaderboard;
 - ``staff.toml`` — what staff changed in the staff menu (config sections and keys), applied
-  over the config file at start (:func:`load_staff_overrides`).
+  over the config file at start (:func:`load_staff_overrides`);
+- ``pin-wrong`` — the count of wrong staff PINs, so that a restart keeps the back-off
+  (``pinwait.py``). The PIN's hash is not here but in ``pin_file`` (``pinfile.py``), which the
+  kiosk only reads.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import secrets
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -25,9 +27,11 @@ from typing import Any
 
 from ..controller import Stage, Table, TableSettings
 from ..errors import BadConfig, BadTableLog
-from ..staff import StaffLock, hash_pin
+from ..staff import StaffLock
 from ..variants import Rules
 from .leaderboard import FinishedGame, Leaderboard, Period, Row
+from .pinfile import read_pin_file
+from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
 from .rigconfig import _KEYS, RigConfig, read_toml, rig_config_from, with_changes
 from .tablelog import LOG_SUFFIXES, TableLog
 
@@ -43,18 +47,36 @@ class Kiosk:
     lock: StaffLock | None = None
     leaderboard: Leaderboard = field(init=False)
     shutdown_requested: bool = False
+    pin_file: Path | None = None                # the staff PIN's hash (None: no PIN, combination only)
 
     def __post_init__(self) -> None:
         self.data.mkdir(parents=True, exist_ok=True)
         (self.data / "games").mkdir(exist_ok=True)
         self.leaderboard = self._open_leaderboard()
-        if self.config.pin_hash:
+        if self.lock is None:
+            self.lock = self._load_lock()
+
+    def _load_lock(self) -> StaffLock | None:
+        """The lock from the PIN file and the saved count of wrong PINs; any problem is a note
+        and the staff menu opens by the button combination only (the kiosk always starts)."""
+        pin_hash = None
+        if self.pin_file is not None:
             try:
-                self.lock = StaffLock(self.config.pin_hash, bytes.fromhex(self.config.pin_salt))
-            except ValueError:  # rig_config_from checks the salt; a RigConfig built by hand may not
-                self.notes.append(f"staff pin-salt {self.config.pin_salt[:40]!r} is not hex digits: "
-                                  "the staff menu opens by the button combination only; set the PIN "
-                                  "again with 'cheating-moth staff-pin'")
+                pin_hash = read_pin_file(self.pin_file)
+            except BadConfig as exc:
+                self.notes.append(f"{exc} (until then the staff menu opens by the button combination only)")
+        if self.config.pin_hash:
+            # Old releases kept the hash in the world-readable config; it is not trusted any more.
+            self.notes.append(
+                "the config file still holds an old staff PIN (pin-hash, pin-salt), which is ignored: "
+                "delete those lines" if pin_hash is not None else
+                "the staff PIN in the config file (pin-hash, pin-salt) is no longer used: set it again "
+                "with 'sudo cheating-moth staff-pin' (until then the staff menu opens by the button "
+                "combination only)")
+        if pin_hash is None:
+            return None
+        wrong = load_count(self.pin_wrong_file, self.notes)
+        return StaffLock(pin_hash, wrong, locked_until_ns=None if wrong else 0)
 
     # --- the game log ----------------------------------------------------------------------
     @property
@@ -157,13 +179,23 @@ class Kiosk:
     def board(self, period: Period) -> list[Row]:
         return self.leaderboard.board(period, self.wall_clock())
 
+    @property
+    def pin_wrong_file(self) -> Path:
+        return self.data / PIN_WRONG_NAME
+
     def try_pin(self, pin: str, now_ns: int) -> tuple[bool, int]:
-        """``(opened, wait_ns)``. Without a PIN configured the staff menu opens only by the
-        button combination."""
+        """``(opened, wait_ns)``: ``wait_ns`` > 0 is how long the keypad now waits. Without a
+        PIN configured the staff menu opens only by the button combination."""
         if self.lock is None:
             return False, 0
-        self.lock, opened, wait = self.lock.try_pin(pin, now_ns)
-        if not opened:
+        lock = self.lock.settled(now_ns)
+        if not lock.wait_ns(now_ns):
+            # Saved as wrong before the check: a plug pulled while it runs cannot undo the attempt.
+            save_count(self.pin_wrong_file, lock.wrong + 1)
+        self.lock, opened, wait = lock.try_pin(pin, now_ns)
+        if opened:
+            save_count(self.pin_wrong_file, 0)
+        else:
             log.warning("wrong staff PIN%s", f" (locked for {wait // 10**9} s)" if wait else "")
         return opened, wait
 
@@ -268,9 +300,3 @@ def write_staff_overrides(path: Path, overrides: dict[str, Any]) -> None:
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)
-
-
-def new_pin_lines(pin: str) -> str:
-    """The [staff] lines that set ``pin`` (for ``cheating-moth staff-pin``)."""
-    salt = secrets.token_bytes(16)
-    return f'[staff]\npin-hash = "{hash_pin(pin, salt)}"\npin-salt = "{salt.hex()}"\n'

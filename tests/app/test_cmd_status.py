@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import grp
 import json
+import os
 import sqlite3
-import tomllib
 import zlib
 from pathlib import Path
 
 import pytest
 
 from game.app.cli import main
-from game.app.rigconfig import rig_config_from
+from game.app.pinfile import read_pin_file
 from game.staff import StaffLock
 
 
@@ -50,17 +51,20 @@ def test_problems_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert any("damaged steps [1, 2]" in p for p in report["problems"])
 
 
-def test_staff_pin_makes_config_lines_that_open_the_lock(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["staff-pin", "--pin", "4711"]) == 0
+def test_staff_pin_writes_a_pin_file_that_opens_the_lock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # More on the PIN file and staff-pin in test_pinfile.py.
+    path = tmp_path / "staff-pin.toml"
+    assert main(["staff-pin", "--pin", "471100", "--file", str(path),
+                 "--group", grp.getgrgid(os.getgid()).gr_name]) == 0
     out = capsys.readouterr().out
-    staff = tomllib.loads(out)["staff"]
-    config = rig_config_from({"staff": staff})
-    lock = StaffLock(config.pin_hash, bytes.fromhex(config.pin_salt))
-    assert lock.try_pin("4711", 0)[1] and not lock.try_pin("4712", 0)[1]
-    assert "4711" not in out
+    stored = read_pin_file(path)
+    assert stored is not None
+    lock = StaffLock(stored)
+    assert lock.try_pin("471100", 0)[1] and not lock.try_pin("471200", 0)[1]
+    assert "471100" not in out + path.read_text()
 
 
 def test_staff_pin_refuses_a_bad_pin(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["staff-pin", "--pin", "12"])
-    assert exit_info.value.code == 2 and "use 4 to 8 digits" in capsys.readouterr().err
+    assert exit_info.value.code == 2 and "use 6 to 8 digits" in capsys.readouterr().err

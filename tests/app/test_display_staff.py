@@ -5,6 +5,8 @@ and kept in staff.toml; guests cannot reach any of it. Time is the fake rig's cl
 
 from __future__ import annotations
 
+import grp
+import os
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -24,20 +26,26 @@ from game.app.ui.sound import Sounds, pre_init
 from game.app.ui.state import UiState
 from game.controller import Stage, TableSettings
 from game.inputs import CaughtPress, CaughtRelease, Press, Release
-from game.staff import FIRST_WAIT_NS, hash_pin
+from game.app.pinfile import write_pin_file
+from game.staff import FIRST_WAIT_NS
 from game.variants import CockroachRacers
 
 MS = 1_000_000
 S = 1_000_000_000
-PIN = "2468"
-SALT = bytes(range(16))
+PIN = "246813"
+#: Few PBKDF2 iterations keep the tests fast (the count is stored in the PIN file).
+FAST = 1_000
 CAFE = timezone(timedelta(hours=1))
 NOW = datetime(2026, 11, 25, 20, 0, tzinfo=CAFE)
 
 
 def make_kiosk(data: Path, **config: object) -> Kiosk:
-    base = RigConfig(pin_hash=hash_pin(PIN, SALT), pin_salt=SALT.hex(), combo_hold_ms=3_000)
-    return Kiosk(data, with_changes(base, **config), wall_clock=lambda: NOW)
+    """A kiosk whose PIN file (beside the data folder) holds PIN: what a restart reads again."""
+    pin_file = data.parent / "staff-pin.toml"
+    if not pin_file.exists():
+        write_pin_file(pin_file, PIN, iterations=FAST, group=grp.getgrgid(os.getgid()).gr_name)
+    base = RigConfig(combo_hold_ms=3_000)
+    return Kiosk(data, with_changes(base, **config), wall_clock=lambda: NOW, pin_file=pin_file)
 
 
 def make_app(kiosk: Kiosk | None, attract_after_ns: int | None = None) -> App:
@@ -123,11 +131,11 @@ def test_f1_tab_and_the_settings_button_show_the_pin_keypad_not_the_settings(app
 def test_a_wrong_pin_is_refused_and_the_third_locks_with_a_visible_wait(app: App, kiosk: Kiosk) -> None:
     rig = rig_of(app)
     tap(app, "settings")
-    type_pin(app, "1111")
+    type_pin(app, "111111")
     assert app.draw().screen == "pin" and "Wrong PIN." in texts(app)
-    type_pin(app, "2222")
+    type_pin(app, "222222")
     assert app.draw().screen == "pin"
-    type_pin(app, "3333")                             # the third: the lock waits
+    type_pin(app, "333333")                             # the third: the lock waits
     assert app.ui.pin_until_ns == rig.t_ns + FIRST_WAIT_NS
     assert "Too many wrong PINs: try again in 30 s." in texts(app)
     frame = app.draw()
@@ -145,6 +153,45 @@ def test_a_wrong_pin_is_refused_and_the_third_locks_with_a_visible_wait(app: App
     assert "Staff only" in texts(app)
     type_pin(app, PIN)
     assert app.draw().screen == "staff" and app.ui.staff_open
+
+
+def test_a_restart_keeps_the_wrong_pin_wait(tmp_path: Path) -> None:
+    app = make_app(make_kiosk(tmp_path / "data"))
+    tap(app, "settings")
+    for wrong in ("111111", "222222", "333333"):
+        type_pin(app, wrong)
+    assert "Too many wrong PINs: try again in 30 s." in texts(app)
+    # The kiosk restarts (a pulled plug): a new kiosk, a new app, a rig clock that starts again.
+    restarted = make_kiosk(tmp_path / "data")
+    assert restarted.lock is not None and restarted.lock.wrong == 3
+    app = make_app(restarted)
+    rig = rig_of(app)
+    tap(app, "settings")
+    type_pin(app, PIN)                                # the right PIN, but the wait starts again
+    assert app.draw().screen == "pin" and "Too many wrong PINs: try again in 30 s." in texts(app)
+    assert app.ui.pin_until_ns == rig.t_ns + FIRST_WAIT_NS
+    rig.t_ns += FIRST_WAIT_NS
+    type_pin(app, PIN)
+    assert app.draw().screen == "staff"
+    assert make_kiosk(tmp_path / "data").lock.wrong == 0   # the right PIN cleared the saved count
+
+
+def test_a_pin_still_in_the_config_file_is_ignored_with_a_notice(tmp_path: Path) -> None:
+    old = RigConfig(pin_hash="ab" * 32, pin_salt="00" * 16)
+    kiosk = Kiosk(tmp_path / "data", old, wall_clock=lambda: NOW, pin_file=tmp_path / "staff-pin.toml")
+    assert kiosk.lock is None
+    assert any("is no longer used: set it again with 'sudo cheating-moth staff-pin'" in n for n in kiosk.notes)
+    # With a PIN file as well, the file's PIN counts and the old lines are named for deletion.
+    kiosk = make_kiosk(tmp_path / "data", pin_hash="ab" * 32, pin_salt="00" * 16)
+    assert kiosk.lock is not None and kiosk.try_pin(PIN, 0) == (True, 0)
+    assert any("still holds an old staff PIN (pin-hash, pin-salt), which is ignored" in n for n in kiosk.notes)
+
+
+def test_a_damaged_pin_file_leaves_the_combination_and_a_notice(tmp_path: Path) -> None:
+    (tmp_path / "staff-pin.toml").write_text('algorithm = "md5"\n')
+    kiosk = make_kiosk(tmp_path / "data")
+    assert kiosk.lock is None
+    assert any("has algorithm 'md5'" in n and "button combination" in n for n in kiosk.notes)
 
 
 def test_the_right_pin_opens_the_staff_menu_by_touch_and_by_keys(app: App) -> None:
@@ -172,7 +219,7 @@ def test_the_right_pin_opens_the_staff_menu_by_touch_and_by_keys(app: App) -> No
 def test_without_a_pin_configured_the_keypad_says_so_and_never_opens(tmp_path: Path) -> None:
     app = make_app(Kiosk(tmp_path, RigConfig(), wall_clock=lambda: NOW))
     tap(app, "settings")
-    type_pin(app, "0000")
+    type_pin(app, "000000")
     assert app.draw().screen == "pin" and "button combination" in texts(app)
     assert "Caught" not in texts(app)                 # the keypad never tells guests which buttons
 

@@ -8,6 +8,7 @@ Every test waits on the command's own output (a line, with a timeout), never on 
 
 from __future__ import annotations
 
+import grp
 import os
 import queue
 import signal
@@ -187,11 +188,15 @@ def test_sigterm_in_play_is_143(cleanup: list[Cmd]) -> None:
     assert rc in (0, 143) and "Traceback" not in err, err   # 0: it had finished already
 
 
-def test_staff_pin_reads_a_piped_pin(cleanup: list[Cmd]) -> None:
-    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "staff-pin"], input="123456\n", text=True,
+def test_staff_pin_reads_a_piped_pin(cleanup: list[Cmd], tmp_path: Path) -> None:
+    pin_file = tmp_path / "staff-pin.toml"
+    group = grp.getgrgid(os.getgid()).gr_name
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "staff-pin", "--file", str(pin_file),
+                           "--group", group], input="123456\n", text=True,
                           capture_output=True, cwd=REPO, env=ENV, timeout=TIMEOUT_S, start_new_session=True)
     assert proc.returncode == 0, proc.stderr
-    assert "pin-hash = " in proc.stdout and "Traceback" not in proc.stderr
+    assert f"wrote {pin_file}" in proc.stdout and "Traceback" not in proc.stderr
+    assert 'hash = "' in pin_file.read_text()
 
 
 def test_staff_pin_with_nothing_on_stdin_is_one_line() -> None:

@@ -1,0 +1,61 @@
+"""The count of wrong staff PINs, kept in the data folder (``pin-wrong``) so that restarting the
+kiosk (pulling the plug, killing it) does not clear the wrong-PIN back-off.
+
+Only the count is saved, not a time: the Pi has no real-time clock, so its wall time after a
+cold boot can be hours off, and the monotonic clock starts again at every boot. The wait that
+belongs to the saved count starts again from the first attempt after a restart
+(:class:`game.staff.StaffLock`), which never shortens a wait.
+
+The kiosk saves the count *before* it checks a PIN (as if the PIN were wrong) and clears it after
+a right one: cutting the power while a PIN is being checked cannot undo a wrong attempt.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+NAME = "pin-wrong"
+#: A count is a few digits; a larger file is not one of ours and is not read whole.
+MAX_BYTES = 32
+#: A count that cannot be read is taken as this many wrong PINs (enough for one wait): a damaged
+#: file must not reopen the free tries.
+UNREADABLE = 3
+
+log = logging.getLogger("cheating-moth")
+
+
+def load_count(path: Path, notes: list[str]) -> int:
+    """The saved count (0 without a file); a damaged one is :data:`UNREADABLE` with a note."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        notes.append(f"the count of wrong staff PINs in {path} could not be read ({exc.strerror or exc}): "
+                     "the PIN keypad waits once before it checks a PIN")
+        return UNREADABLE
+    text = raw.decode("ascii", "replace").strip()
+    if len(raw) > MAX_BYTES or not (text.isascii() and text.isdigit()):
+        notes.append(f"the count of wrong staff PINs in {path} is damaged ({text[:20]!r}, not a whole "
+                     "number): the PIN keypad waits once before it checks a PIN")
+        return UNREADABLE
+    return int(text)
+
+
+def save_count(path: Path, count: int) -> bool:
+    """Write the count whole and rename it into place; False (and a line in the log) if the data
+    folder cannot take it, so the kiosk keeps running on the count it holds in memory."""
+    tmp = path.with_name(path.name + ".new")
+    try:
+        with open(tmp, "w", encoding="ascii") as out:
+            out.write(f"{count}\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.error("could not save the count of wrong staff PINs in %s: %s", path, exc.strerror or exc)
+        return False
+    return True
