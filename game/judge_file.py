@@ -6,13 +6,19 @@ names the first bad one, so a recorded race can be judged again offline.
 Times are integers only. JSON numbers with a fraction decode as floats, and a float cannot
 carry the nanoseconds of a clock that has run for months, so they are refused, as are
 ``true``/``false`` where a number belongs.
+
+Bounds (issue 12): a document is at most :data:`MAX_DOCUMENT_BYTES` (1 MiB) and
+:data:`MAX_EDGES` (10,000) edges, far beyond a real race (five seats, a few bounces each);
+every number has a range (times fit 64 bits), so no message or result can grow without bound.
+``clock`` must be one of the clock domains the rig has (:data:`CLOCKS`).
 """
 
 from __future__ import annotations
 
-import reprlib
+import difflib
 from collections.abc import Mapping
 
+from .bounded import show
 from .errors import BadRace
 from .inputs import Press, Release
 from .judge import (
@@ -39,32 +45,41 @@ REQUIRED = (
 OPTIONAL = ("eligible", "lockout_ms", "settle_ms", "voided", "tie_policy", "seed")
 EDGE_FIELDS = ("player", "edge", "t_ns")
 
+#: The clock domains the rig stamps edges on: the buzzer board's tick counter
+#: (firmware_host/boardlink/rig.py), the Pi's CLOCK_MONOTONIC (GPIO and keyboard input,
+#: firmware_host/records.py) and simulated players (firmware_host/simplayers.py).
+CLOCKS = ("board", "monotonic", "sim")
+
+MAX_DOCUMENT_BYTES = 1 << 20
+MAX_EDGES = 10_000
+#: Times are nanoseconds that fit a signed 64-bit integer (292 years of a clock).
+MAX_T_NS = 2**63 - 1
+MAX_TIMEOUT_MS = 600_000  # ten minutes; the rig's own races time out after at most 30 s
+MAX_WINDOW_MS = 60_000  # lockout and settle windows: the rig's are 25 ms and 50 ms
+MAX_RESOLUTION_NS = 1_000_000_000  # a tie window of a second already makes every race a tie
+
 # Whole-number fields: (minimum, maximum or None, what would be valid). The seat fields' upper
 # bound depends on ``players`` and is RaceSpec's check. ``*_ms`` fields become nanoseconds.
-_WHOLE: dict[str, tuple[int | None, int | None, str]] = {
+_WHOLE: dict[str, tuple[int, int, str]] = {
     "players": (MIN_PLAYERS, MAX_PLAYERS, f"a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"),
-    "active": (0, None, "the seat number of the player who played the card, 0 or more"),
-    "resolution_ns": (1, None, "a whole number of nanoseconds, 1 or more"),
-    "armed_t_ns": (0, None, "a whole number of nanoseconds, 0 or more"),
-    "go_t_ns": (0, None, "a whole number of nanoseconds, 0 or more"),
-    "now_t_ns": (0, None, "a whole number of nanoseconds, 0 or more"),
-    "timeout_ms": (1, None, "a whole number of milliseconds, 1 or more"),
-    "lockout_ms": (0, None, "a whole number of milliseconds, 0 or more"),
-    "settle_ms": (0, None, "a whole number of milliseconds, 0 or more"),
-    "seed": (None, None, "a whole number"),
+    # active's upper bound is the table's (RaceSpec names it); this one only keeps it short.
+    "active": (0, MAX_T_NS, "the seat number of the player who played the card, 0 or more"),
+    "resolution_ns": (1, MAX_RESOLUTION_NS, f"a whole number of nanoseconds from 1 to {MAX_RESOLUTION_NS}"),
+    "armed_t_ns": (0, MAX_T_NS, f"a whole number of nanoseconds from 0 to {MAX_T_NS}"),
+    "go_t_ns": (0, MAX_T_NS, f"a whole number of nanoseconds from 0 to {MAX_T_NS}"),
+    "now_t_ns": (0, MAX_T_NS, f"a whole number of nanoseconds from 0 to {MAX_T_NS}"),
+    "timeout_ms": (1, MAX_TIMEOUT_MS, f"a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS}"),
+    "lockout_ms": (0, MAX_WINDOW_MS, f"a whole number of milliseconds from 0 to {MAX_WINDOW_MS}"),
+    "settle_ms": (0, MAX_WINDOW_MS, f"a whole number of milliseconds from 0 to {MAX_WINDOW_MS}"),
+    "seed": (-(2**63), 2**63 - 1, "a whole number that fits 64 bits"),
 }
 
-
-_REPR = reprlib.Repr()
-_REPR.maxlist = _REPR.maxdict = 4
-_REPR.maxlevel = 2
-_SHOW_CHARS = 80
+_SHOW_CHARS = 40
 
 
 def _show(value: object) -> str:
     """A value from the document for a one-line message, shortened: a document can be huge."""
-    text = _REPR.repr(value)
-    return text if len(text) <= _SHOW_CHARS else text[: _SHOW_CHARS - 3] + "..."
+    return show(value, _SHOW_CHARS)
 
 
 def _words(options: tuple[str, ...]) -> str:
@@ -78,11 +93,7 @@ def _whole(doc: Mapping[str, object], name: str, default: int | None = None) -> 
     value = doc[name]
     minimum, maximum, valid = _WHOLE[name]
     # type() rather than isinstance(): JSON true/false decode as bool, a subclass of int.
-    if (
-        type(value) is not int
-        or (minimum is not None and value < minimum)
-        or (maximum is not None and value > maximum)
-    ):
+    if type(value) is not int or not minimum <= value <= maximum:
         raise BadRace(f"field {_show(name)} is {_show(value)}: use {valid}")
     return value
 
@@ -97,9 +108,10 @@ def _tie_policy(doc: Mapping[str, object]) -> TiePolicy:
 
 def _seats(doc: Mapping[str, object], name: str) -> tuple[int, ...]:
     value = doc[name]
-    # Whether each seat exists is RaceSpec's check; here only the shape and the types.
-    if not isinstance(value, list) or any(type(seat) is not int for seat in value):
-        raise BadRace(f"field {_show(name)} is {_show(value)}: use a list of seat numbers, e.g. [1, 2, 3]")
+    # Whether each seat is at the table and named once is RaceSpec's check; here the shape,
+    # the types and the length, so that RaceSpec's messages quoting the seats stay short.
+    if not isinstance(value, list) or len(value) > MAX_PLAYERS or any(type(seat) is not int for seat in value):
+        raise BadRace(f"field {_show(name)} is {_show(value)}: use a list of seat numbers, each once, e.g. [1, 2, 3]")
     return tuple(value)
 
 
@@ -108,11 +120,21 @@ def _check_fields(doc: object) -> Mapping[str, object]:
         raise BadRace(f"the race document is a JSON {type(doc).__name__}, not an object: use {{\"kind\": ...}}")
     for name in doc:
         if name not in REQUIRED and name not in OPTIONAL:
-            raise BadRace(f"unknown field {_show(name)}: use only {', '.join(REQUIRED + OPTIONAL)}")
+            raise BadRace(_unknown(name))
     for name in REQUIRED:
         if name not in doc:
             raise BadRace(f"missing field {_show(name)}: a race document needs {', '.join(REQUIRED)}")
     return doc
+
+
+def _unknown(name: str) -> str:
+    """The message for an unknown field: the likely meant one, else the optional ones (a missing
+    required field is named by its own message)."""
+    close = difflib.get_close_matches(name[:40], REQUIRED + OPTIONAL, n=1)
+    if close:
+        return f"unknown field {_show(name)}: use {close[0]!r}"
+    return (f"unknown field {_show(name)}: besides the {len(REQUIRED)} required fields a race document may have "
+            f"only {_words(OPTIONAL)}")
 
 
 def _parse_spec(fields: Mapping[str, object]) -> RaceSpec:
@@ -121,8 +143,8 @@ def _parse_spec(fields: Mapping[str, object]) -> RaceSpec:
         raise BadRace(f"field 'kind' is {_show(kind)}: use 'slap' or 'cockroach'")
     race_kind = RaceKind(kind)
     clock = fields["clock"]
-    if not isinstance(clock, str) or not clock:
-        raise BadRace(f"field 'clock' is {_show(clock)}: name the clock domain, e.g. 'monotonic'")
+    if not isinstance(clock, str) or clock not in CLOCKS:
+        raise BadRace(f"field 'clock' is {_show(clock)}: use the clock the edges were stamped on, {_words(CLOCKS)}")
     players, active = _whole(fields, "players"), _whole(fields, "active")
     # default_eligible refuses an active seat outside the table, naming it.
     eligible = _seats(fields, "eligible") if "eligible" in fields else default_eligible(race_kind, players, active)
@@ -149,6 +171,8 @@ def _parse_edges(doc: Mapping[str, object], spec: RaceSpec) -> tuple[Edge, ...]:
     items = doc["edges"]
     if not isinstance(items, list):
         raise BadRace(f"field 'edges' is {_show(items)}: use a list of {{\"player\", \"edge\", \"t_ns\"}} objects")
+    if len(items) > MAX_EDGES:
+        raise BadRace(f"field 'edges' has {len(items):,} edges: a race document holds at most {MAX_EDGES:,}")
     return tuple(_parse_edge(index, item, spec) for index, item in enumerate(items))
 
 
@@ -167,8 +191,8 @@ def _parse_edge(index: int, item: object, spec: RaceSpec) -> Edge:
         raise BadRace(f"{where}.player is {_show(player)}: use a seat number from 0 to {spec.players - 1}")
     if kind not in ("press", "release"):
         raise BadRace(f"{where}.edge is {_show(kind)}: use 'press' or 'release'")
-    if type(t_ns) is not int or t_ns < 0:
-        raise BadRace(f"{where}.t_ns is {_show(t_ns)}: use a whole number of nanoseconds, 0 or more")
+    if type(t_ns) is not int or not 0 <= t_ns <= MAX_T_NS:
+        raise BadRace(f"{where}.t_ns is {_show(t_ns)}: use a whole number of nanoseconds from 0 to {MAX_T_NS}")
     return (Press if kind == "press" else Release)(player, t_ns, spec.clock)
 
 

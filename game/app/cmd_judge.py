@@ -2,7 +2,9 @@
 
 A race document (see :mod:`game.judge_file`) is read from FILE, or from stdin with ``-``.
 Anything wrong with the input, from an unreadable file to a seat outside the table, exits with
-status 2 and one line on stderr, and prints nothing on stdout, so a script can trust stdout.
+status 2 and one line on stderr of at most 200 characters, and prints nothing on stdout, so a
+script can trust stdout. Reading is bounded (game/bounded.py): at most 1 MiB is read, a key
+given twice, a number of more than 20 digits or nesting deeper than 16 levels is refused.
 """
 
 from __future__ import annotations
@@ -11,17 +13,14 @@ import argparse
 import json
 import sys
 
+from game.bounded import BadInput, label, load_json, one_line, read_file, read_stream, utf8
 from game.errors import BadRace
 from game.judge import RaceResult, format_gap, format_ms, format_seats
-from game.judge_file import judge_document, result_to_json
+from game.judge_file import MAX_DOCUMENT_BYTES, judge_document, result_to_json
 
 HELP = "Judge a recorded race (JSON file, or - for stdin) and print the decision."
 
 EXIT_BAD_INPUT = 2
-
-
-class _BadInput(Exception):
-    """The input could not be read or decoded; the message is the whole stderr line."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,9 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        result = judge_document(_decode(_read(args.file), args.file))
-    except (_BadInput, BadRace) as exc:
-        print(f"cheating-moth judge: {exc}", file=sys.stderr)
+        result = judge_document(read_document(args.file))
+    except (BadInput, BadRace) as exc:
+        # one_line: the contract holds for any message, even one quoting the document.
+        print(one_line(f"cheating-moth judge: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.text:
         sys.stdout.write(render_text(result))
@@ -42,31 +42,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _label(path: str) -> str:
-    return "stdin" if path == "-" else repr(path)
-
-
-def _read(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except OSError as exc:
-        raise _BadInput(f"cannot read {_label(path)}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise _BadInput(f"{_label(path)} is not UTF-8 text: byte {exc.start} cannot be decoded") from None
-
-
-def _decode(text: str, path: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}"
-        raise _BadInput(f"{_label(path)} is not valid JSON: {exc.msg} at {where}") from None
-    except (ValueError, RecursionError) as exc:
-        # Numbers longer than Python's digit limit, or nesting deeper than the parser's stack.
-        raise _BadInput(f"{_label(path)} cannot be decoded as a race: {type(exc).__name__}") from None
+def read_document(path: str) -> object:
+    """The decoded race document from ``path`` ('-': stdin), read within the bounds."""
+    what = "stdin" if path == "-" else label(path)
+    if path == "-":
+        raw = read_stream(getattr(sys.stdin, "buffer", sys.stdin), MAX_DOCUMENT_BYTES, what)
+    else:
+        raw = read_file(path, MAX_DOCUMENT_BYTES, what)
+    return load_json(utf8(raw, what), what)
 
 
 def render_text(result: RaceResult) -> str:

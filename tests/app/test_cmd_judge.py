@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import io
 import json
 import re
@@ -11,10 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judge_docs import GO, MS, race_doc
 
+from game.app import cmd_judge
 from game.app.cli import main
+from game.bounded import MESSAGE_CHARS, label
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -121,17 +127,25 @@ def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("cheating-moth judge: ")
+    assert len(err) <= MESSAGE_CHARS + 1, err  # one line of at most 200 characters, and its newline
     return err
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", r"is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2"),
-        ("", r"is not valid JSON: Expecting value at line 1 column 1"),
-        (b"\xff\xfe{}", r"is not UTF-8 text: byte 0 cannot be decoded"),
-        ("[" * 100_000 + "]" * 100_000, r"cannot be decoded as a race: RecursionError"),
-        ('{"players": 1' + "0" * 5000 + "}", r"cannot be decoded as a race: ValueError"),
+        ("{not json", r"is not valid JSON \(Expecting property name enclosed in double quotes at line 1 column 2\): "
+                      r"fix the syntax$"),
+        ("", r"is not valid JSON \(Expecting value at line 1 column 1\)"),
+        (b"\xff\xfe{}", r"is not UTF-8 text \(byte 0xff at offset 0\): save it as UTF-8$"),
+        ("[" * 100_000 + "]" * 100_000, r"nests lists or objects more than 16 levels deep: no file the rig reads needs"),
+        ("[" * 17 + "]" * 17, r"nests lists or objects more than 16 levels deep at \[0\]\[0\]"),
+        ('{"players": 1' + "0" * 5000 + "}", r"has a 5001-digit number at players: use at most 20 digits$"),
+        ('{"timeout_ms": ' + "9" * 4300 + "}", r"has a 4300-digit number at timeout_ms: use at most 20 digits$"),
+        ('{"kind": "slap", "kind": "cockroach"}', r"has the key 'kind' twice in one object: give each key once$"),
+        ('{"timeout_ms": NaN}', r"has NaN, which is not JSON: use a finite number$"),
+        ('{"timeout_ms": 1e999}', r"has a number that is not finite \(inf\) at timeout_ms: use a finite number$"),
+        (json.dumps(race(clock="banana")), r"field 'clock' is 'banana': use the clock the edges were stamped on"),
         ("[]", r"the race document is a JSON list, not an object"),
         (json.dumps({k: v for k, v in race().items() if k != "go_t_ns"}), r"missing field 'go_t_ns'"),
         (json.dumps(race(players=True)), r"field 'players' is True: use a whole number from 3 to 5"),
@@ -167,7 +181,7 @@ def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_directory_instead_of_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     err = bad(["judge", str(tmp_path)], capsys)
-    assert err.startswith(f"cheating-moth judge: cannot read {str(tmp_path)!r}: ")
+    assert err.startswith(f"cheating-moth judge: cannot read {label(tmp_path)}: ")
 
 
 def test_bad_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -203,3 +217,91 @@ def test_subprocess_bad_input_exits_2() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "cheating-moth judge: field 'players' is 9: use a whole number from 3 to 5\n"
+
+
+# -- bounded input (issue 12 point 5) ----------------------------------------------------------
+
+def test_a_document_of_exactly_the_limit_is_judged_and_one_byte_more_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from game.judge_file import MAX_DOCUMENT_BYTES
+
+    text = json.dumps(race())
+    padded = text + " " * (MAX_DOCUMENT_BYTES - len(text))  # JSON allows trailing white space
+    assert json.loads(run_ok(["judge", write(tmp_path, padded)], capsys))["loser"] == 3
+    err = bad(["judge", write(tmp_path, padded + " ")], capsys)
+    assert err.endswith("race.json' is larger than 1 MiB, the most it may hold: check that it is the right file\n")
+
+
+def test_an_endless_stdin_is_not_read_whole(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    class Endless(io.RawIOBase):
+        """A stream that never ends (``judge - < /dev/zero``); counts what was taken from it."""
+
+        taken = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            buffer[:] = b"0" * len(buffer)
+            self.taken += len(buffer)
+            return len(buffer)
+
+    endless = Endless()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(endless)))
+    err = bad(["judge", "-"], capsys)
+    assert err == "cheating-moth judge: stdin is larger than 1 MiB, the most it may hold: check that it is the right file\n"
+    assert endless.taken <= 2 * (1 << 20)
+
+
+def test_a_long_path_is_shortened_from_its_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / ("d" * 200) / ("e" * 200)
+    err = bad(["judge", str(deep / "race.json")], capsys)
+    assert re.fullmatch(r"cheating-moth judge: cannot read '…e+/race\.json': No such file or directory\n", err), err
+
+
+garbage_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=300),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=40), inner, max_size=6),
+    max_leaves=40,
+)
+
+
+def _judge_stdin(data: bytes) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    saved = sys.stdin
+    sys.stdin = stdin
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cmd_judge.run(argparse.Namespace(file="-", text=False))
+    finally:
+        sys.stdin = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def _assert_contract(code: int, out: str, err: str) -> None:
+    if code == 0:
+        assert err == "" and json.loads(out)["status"] in ("pending", "decided")
+    else:
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and err.endswith("\n") and len(err) <= MESSAGE_CHARS + 1, err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_any_bytes_get_a_decision_or_one_short_line(data: bytes) -> None:
+    _assert_contract(*_judge_stdin(data))
+
+
+@settings(max_examples=300, deadline=None)
+@given(garbage_json)
+def test_any_json_value_gets_a_decision_or_one_short_line(value: object) -> None:
+    _assert_contract(*_judge_stdin(json.dumps(value).encode()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(list(race())), garbage_json, max_size=4))
+def test_any_field_replaced_by_garbage_gets_a_decision_or_one_short_line(changes: dict[str, Any]) -> None:
+    # Garbage where the fields are, so the parser gets past the shape checks to each field.
+    _assert_contract(*_judge_stdin(json.dumps(race(**changes)).encode()))
