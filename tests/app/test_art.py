@@ -118,6 +118,15 @@ def test_drawings_are_cached_per_size_and_the_cache_is_bounded() -> None:
     assert creature.cache_info().currsize == art.CACHE_SIZE
 
 
+def test_drawings_are_kept_in_the_byte_order_screens_blit_fast() -> None:
+    """SDL_image gives RGBA; a blit from it onto the (ARGB) screen takes SDL's slow path, about
+    forty times slower (bench/bench_display.py shows it in the table screen's frame time)."""
+    usual = pygame.Surface((1, 1), pygame.SRCALPHA).get_masks()
+    for name in NAMES:
+        assert creature(name, 48).get_masks() == usual
+        assert mirrored(name, 48).get_masks() == usual
+
+
 def test_a_mirrored_drawing_is_the_drawing_flipped_left_to_right() -> None:
     plain, flipped = creature("cockroach", 64), mirrored("cockroach", 64)
     assert mirrored("cockroach", 64) is flipped
@@ -211,7 +220,9 @@ def test_the_card_grid_shows_every_kind_with_its_drawing(screen: str, lang: str,
     monkeypatch.setattr(badges, "token", spy)
     scene = scenes()[screen]
     frame = draw(pygame.Surface(size), fonts(lang), scene, lang=lang)
-    assert frame.overflows == ()
+    # The names still fit beside the drawings (the whole screen's fit is test_display_screens').
+    names = {kind_name(lang, k) for k in Kind}
+    assert [o for o in frame.overflows if o.text in names] == []
     drawn = [args[1] for args in spy.calls]
     assert set(drawn) >= {k.value for k in Kind if k is not Kind.MOTH}
     assert len(drawn) == len(set(drawn))
