@@ -1,6 +1,5 @@
-"""Races: get ready, the GO flash, live presses, and the photo finish — every racer's press on
-a microsecond axis from GO, reaction times in ms with three decimals, ties and false starts
-marked, the deciding player highlighted."""
+"""Races: get ready, the GO flash, live presses, and the photo finish's screen (the board and
+photo themselves are drawn by screens_photo)."""
 
 from __future__ import annotations
 
@@ -17,11 +16,9 @@ from .actions import Act, Hotspot
 from .art.badges import flank
 from .common import Scene, header
 from .paint import Painter
+from .screens_photo import photo_finish
 from .screens_table import PLAYABLE_KINDS, card_grid
 from .state import GO_FLASH_NS
-
-NICE_STEPS_US = (100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000,
-                 500_000, 1_000_000)
 
 
 def race_title(p: Painter, kind: RaceKind, number: int | None) -> str:
@@ -141,97 +138,4 @@ def draw_photo(p: Painter, s: Scene) -> None:
     if result is not None:
         photo_finish(p, s, body, result, kind, s.ui.photo_go_ns)
     p.hotspots.append(Hotspot(body, Act("dismiss")))
-
-
-def _go_of(result: RaceResult, go_t_ns: int | None) -> int | None:
-    if go_t_ns is not None:
-        return go_t_ns
-    if result.ranking:
-        first = result.ranking[0]
-        return first.t_ns - first.reaction_ns
-    return None
-
-
-def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kind: RaceKind,
-                 go_t_ns: int | None) -> None:
-    """Lanes of racers on a µs axis from GO; names left, reaction times right."""
-    t = s.table
-    go = _go_of(result, go_t_ns)
-    ranked = [pl.player for pl in result.ranking]
-    false_only = [f.player for f in result.false_starts if f.player not in ranked]
-    lanes = ranked + [q for q in dict.fromkeys(false_only + list(result.no_press)) if q not in ranked]
-    if not lanes:
-        return
-    early_us = [(f.t_ns - go) // 1000 for f in result.false_starts if go is not None]
-    late_us = [pl.reaction_ns // 1000 for pl in result.ranking]
-    lo_us = min([0, *early_us])
-    hi_us = max([100_000, *late_us])
-    span = hi_us - lo_us
-    lo_us -= span // 20
-    hi_us += span // 10
-    span = hi_us - lo_us
-    p.fill(theme.PANEL, box, radius=12)
-    axis_h = p.px(46)
-    name_w = int(box.width * 0.2)
-    time_w = int(box.width * 0.32)
-    track = pygame.Rect(box.x + name_w, box.y + p.px(6), box.width - name_w - time_w,
-                        box.height - axis_h - p.px(6))
-    lane_h = track.height // len(lanes)
-
-    def x_of(us: int) -> int:
-        return track.x + int((us - lo_us) * track.width / span)
-
-    # axis: ticks in µs
-    step = next((st for st in NICE_STEPS_US if span / st <= 5), NICE_STEPS_US[-1])
-    first = -(-lo_us // step) * step
-    axis_y = track.bottom + p.px(4)
-    pygame.draw.line(p.surface, theme.DIM, (track.x, axis_y), (track.right, axis_y), max(1, p.px(2)))
-    tick = first
-    while tick <= hi_us:
-        x = x_of(tick)
-        pygame.draw.line(p.surface, theme.PANEL_HI, (x, track.y), (x, axis_y), 1)
-        label = pygame.Rect(x - p.px(50), axis_y + p.px(2), p.px(100), p.px(28))
-        if track.x <= label.centerx <= track.right:
-            p.text(f"{tick:,}".replace(",", " "), label, 20, theme.DIM)
-        tick += step
-    p.text(p.t("ui_axis"), pygame.Rect(track.right + p.px(8), axis_y, time_w - p.px(14), axis_h - p.px(4)),
-           20, theme.DIM, align="right")
-    go_x = x_of(0)
-    pygame.draw.line(p.surface, theme.GO_GREEN, (go_x, track.y), (go_x, axis_y), max(2, p.px(3)))
-    decisive = result.loser if kind is RaceKind.SLAP else result.winner
-    placing = {pl.player: pl for pl in result.ranking}
-    for i, player in enumerate(lanes):
-        lane = pygame.Rect(box.x, track.y + i * lane_h, box.width, lane_h)
-        seat = t.seated[player] if player < len(t.seated) else player
-        colour = theme.seat_colour(seat)
-        if player == decisive:
-            p.fill(theme.PANEL_HI, lane.inflate(-p.px(4), -p.px(2)), radius=8)
-        name_box = pygame.Rect(lane.x + p.px(8), lane.y, name_w - p.px(12), lane_h)
-        p.text(t.name(player) if player < t.players else str(player), name_box, 26, colour, align="left")
-        mid = lane.centery
-        notes: list[str] = []
-        for f in result.false_starts:
-            if f.player == player and go is not None:
-                fx = x_of((f.t_ns - go) // 1000)
-                pygame.draw.circle(p.surface, theme.BAD, (fx, mid), max(4, lane_h // 5))
-                notes.append(p.t("ui_false_start"))
-        pl = placing.get(player)
-        time_box = pygame.Rect(track.right + p.px(8), lane.y, time_w - p.px(14), lane_h)
-        if pl is not None:
-            px_ = x_of(pl.reaction_ns // 1000)
-            pygame.draw.line(p.surface, colour, (go_x, mid), (px_, mid), max(3, lane_h // 6))
-            pygame.draw.circle(p.surface, colour, (px_, mid), max(5, lane_h // 4))
-            pygame.draw.circle(p.surface, theme.BLACK, (px_, mid), max(5, lane_h // 4), max(1, p.px(2)))
-            if player in result.tied:
-                notes.append(p.t("ui_tie"))
-            if player == decisive:
-                notes.append(p.t("ui_slowest" if kind is RaceKind.SLAP else "ui_fastest"))
-            reading = ms(p, pl.reaction_ns)
-        else:
-            reading = "—"
-            if player in result.no_press:
-                notes.append(p.t("ui_no_press"))
-        lines = reading + ("\n" + ", ".join(notes) if notes else "")
-        ink = theme.WARN if player == decisive else (theme.BAD if notes and pl is None else theme.TEXT)
-        p.text(lines, time_box, 24, ink, align="right")
 

@@ -1,0 +1,480 @@
+"""The photo finish as a timing board: for each racer the place, the name in the seat's colour,
+the reaction in ms with three decimals, the gap to the one before, and badges (the slowest or
+fastest, a tie, a false start and how early it was, no card, no press); beside it (below it on
+a narrow box) the photo itself, one lane per racer on an axis in ms from GO. The deciding pair
+is framed on the board and in the photo; a close-up of the pair is added when their gap is
+under 1 ms, which the main axis cannot show.
+
+Text and photo never share space: the board's columns and the photo's lanes are separate
+rectangles, so a press marker cannot cover a time (it did when the times sat over the lanes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import pygame
+
+from ...judge import RaceResult, format_gap, format_ms
+from ...i18n.lookup import decimal
+from ...race import RaceKind
+from . import theme
+from .axis import Tick, axis_ticks
+from .common import Scene
+from .paint import Painter
+from .photo_board import Board, Entry, board_of
+from .theme import RGB
+
+MS = 1_000_000
+#: The axis always shows at least this much after GO, so a lone quick press is not stretched
+#: across the whole photo as if it were slow.
+MIN_AXIS_NS = 100 * MS
+#: How far before GO the axis reaches for a false start, as a share of the time after GO; an
+#: earlier false start is drawn as an arrow at the left end (its time is on the board).
+EARLY_SHARE = 0.35
+#: The decisive racer's row: the loser of a slap on a dark red, the winner of a cockroach on a
+#: dark green (dark, so the seat colours and white figures on it stay readable).
+LOSER_ROW: RGB = (112, 34, 34)
+WINNER_ROW: RGB = (26, 96, 52)
+#: Below this width (in 480-px units) the photo goes under the board instead of beside it.
+SIDE_BY_SIDE_MIN = 640
+
+Rect4 = tuple[int, int, int, int]
+
+
+@dataclass(slots=True)
+class Drawn:
+    """Where the photo finish put things, as the Painter covered them (tests read these)."""
+
+    texts: list[tuple[str, str, Rect4]] = field(default_factory=list)     # (role, text, rect)
+    badges: list[tuple[int, str, Rect4]] = field(default_factory=list)    # (player, key, pill)
+    axis_labels: list[tuple[str, Rect4]] = field(default_factory=list)    # main axis
+    inset_labels: list[tuple[str, Rect4]] = field(default_factory=list)
+    inset: Rect4 | None = None
+    framed: tuple[int, ...] = ()                                          # the deciding pair
+    rows: list[tuple[int, Rect4]] = field(default_factory=list)           # (player, row)
+    lanes: list[tuple[int, Rect4]] = field(default_factory=list)          # (player, lane)
+    photo: Rect4 | None = None
+
+
+def _r4(r: pygame.Rect) -> Rect4:
+    return (r.x, r.y, r.width, r.height)
+
+
+def localized(p: Painter, figure: str) -> str:
+    """A figure with the language's decimal mark, never broken across lines."""
+    return decimal(p.lang, figure).replace(" ", "\u00a0")
+
+
+def place_text(p: Painter, place: int) -> str:
+    return p.t(f"ui_place_{place}") if 1 <= place <= 5 else f"{place}."
+
+
+def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kind: RaceKind,
+                 go_t_ns: int | None) -> Drawn:
+    """The board and the photo of ``result`` in ``box``."""
+    t = s.table
+    board = board_of(result, kind, go_t_ns)
+    drawn = Drawn()
+    p.fill(theme.PANEL, box, radius=12)
+    if not board.entries:
+        return drawn
+    inner = box.inflate(-p.px(12), -p.px(10))
+    side = not p.portrait and inner.width >= p.px(SIDE_BY_SIDE_MIN)
+    axis_h = p.fonts.line_height(p.px(20)) + p.px(4)
+    names = [t.name(e.player) if e.player < t.players else str(e.player) for e in board.entries]
+    seats = [t.seated[e.player] if e.player < len(t.seated) else e.player for e in board.entries]
+    n = len(board.entries)
+    gap = p.px(8)
+    cap_h = p.px(24)
+    inset_h = p.px(124) if board.close_up else 0
+    if side:
+        board_w = int(inner.width * 0.66)
+        rows_box = pygame.Rect(inner.x, inner.y, board_w, inner.height - axis_h)
+        photo_box = pygame.Rect(inner.x + board_w + p.px(12), inner.y,
+                                inner.width - board_w - p.px(12), inner.height)
+    else:
+        # Under the board: the rows get what the photo (lanes of at least 40 px) leaves.
+        want = n * p.px(40) + cap_h + axis_h + (inset_h + gap if inset_h else 0)
+        least = 2 * p.fonts.line_height(p.min_px) + p.px(4)   # two lines of the smallest text
+        rows_h = min(n * p.px(110), max(n * least, inner.height - want - gap), inner.height)
+        rows_box = pygame.Rect(inner.x, inner.y, inner.width, rows_h)
+        photo_box = pygame.Rect(inner.x, rows_box.bottom + gap, inner.width,
+                                max(0, inner.bottom - rows_box.bottom - gap))
+    row_h = min(rows_box.height // n, p.px(110))
+    rows = [pygame.Rect(rows_box.x, rows_box.y + i * row_h, rows_box.width, row_h) for i in range(n)]
+    cols = _columns(p, board, rows[0], [_reading(p, e)[0] for e in board.entries])
+    for entry, name, seat, row in zip(board.entries, names, seats, rows):
+        _row(p, drawn, kind, entry, name, seat, row, cols)
+    if board.pair is not None:
+        pair_box = rows[board.pair[0]].union(rows[board.pair[1]])
+        p.frame(theme.WARN, pair_box.inflate(-p.px(2), 0), 3, radius=10)
+        drawn.framed = tuple(board.entries[i].player for i in board.pair)
+    drawn.rows = [(e.player, _r4(r)) for e, r in zip(board.entries, rows)]
+    if side and not inset_h:
+        # Beside the board, each lane level with its racer's row; the axis' unit under the board.
+        lanes = [pygame.Rect(photo_box.x, r.y, photo_box.width, r.height) for r in rows]
+        lanes_box = pygame.Rect(photo_box.x, rows_box.y, photo_box.width, row_h * n)
+        caption = pygame.Rect(rows_box.x, lanes_box.bottom, rows_box.width - gap, axis_h)
+        drawn.photo = _r4(photo_box)
+        _photo(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
+        return drawn
+    top = photo_box.y
+    room = photo_box.height - cap_h - axis_h - (inset_h + gap if inset_h else 0)
+    if room >= n * p.px(12):
+        lane_h = room // n
+        caption = pygame.Rect(photo_box.x, photo_box.y, photo_box.width - gap, cap_h)
+        lanes_box = pygame.Rect(photo_box.x, caption.bottom, photo_box.width, lane_h * n)
+        lanes = [pygame.Rect(lanes_box.x, lanes_box.y + i * lane_h, lanes_box.width, lane_h)
+                 for i in range(n)]
+        drawn.photo = _r4(photo_box)
+        _photo(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
+        top = lanes_box.bottom + axis_h + gap
+    # else a short, narrow box (the strip beside the cockroach's card console with five racers
+    # at 800×480): the board says it all, a squashed photo would not be read. The close-up,
+    # when there is one, is what the race turned on, so it keeps what room there is.
+    if inset_h and photo_box.bottom - top >= p.px(96):
+        inset = pygame.Rect(photo_box.x, top, photo_box.width, min(inset_h, photo_box.bottom - top))
+        _close_up(p, drawn, board, seats, inset)
+    return drawn
+
+
+# -- the board -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """The board's text sizes (px) and column widths, the same for every row."""
+
+    small: int
+    big: int
+    top_h: int
+    place_w: int
+    time_w: int
+
+
+def _columns(p: Painter, board: Board, row: pygame.Rect, readings: list[str]) -> _Columns:
+    inner = row.inflate(-2 * p.px(8), -p.px(2))
+    # Two lines: name and time as large as the row allows, badges and the gap under them (the
+    # smaller line gets its share first, so five racers at 800×480 still read at 20 px).
+    small = p.px(_px_for(p, int(inner.height * 0.42), 24))
+    top_h = inner.height - p.fonts.line_height(small)
+    big = p.px(_px_for(p, top_h, 40))
+    places = [place_text(p, e.place) for e in board.entries if e.place is not None] or [""]
+    place_w = max(p.fonts.size(text, big)[0] for text in places) + p.px(6)
+    # The widest time sets the column, but never more than 40% of the row: at the smallest
+    # size a long reading then shrinks to fit rather than squeezing the names out.
+    time_w = min(max(p.fonts.size(text, big)[0] for text in readings) + p.px(4), int(inner.width * 0.4))
+    return _Columns(small, big, top_h, min(place_w, int(inner.width * 0.16)), time_w)
+
+
+def _row(p: Painter, drawn: Drawn, kind: RaceKind, entry: Entry, name: str, seat: int,
+         row: pygame.Rect, cols: _Columns) -> None:
+    colour = theme.seat_colour(seat)
+    if entry.decisive:
+        # The one the race was about, readable from across the table: the loser of a slap on
+        # red, the winner of a cockroach on green.
+        p.fill(LOSER_ROW if kind is RaceKind.SLAP else WINNER_ROW,
+               row.inflate(-p.px(2), -p.px(2)), radius=10)
+    pad = p.px(8)
+    inner = row.inflate(-2 * pad, -p.px(2))
+    small, big, top_h = cols.small, cols.big / p.scale, cols.top_h
+    place_box = pygame.Rect(inner.x, inner.y, cols.place_w, inner.height)
+    bar = pygame.Rect(place_box.right, inner.y + p.px(4), p.px(6), inner.height - p.px(8))
+    name_x = bar.right + pad
+    name_box = pygame.Rect(name_x, inner.y, inner.right - cols.time_w - pad - name_x, top_h)
+    time_box = pygame.Rect(inner.right - cols.time_w, inner.y, cols.time_w, top_h)
+    line2 = pygame.Rect(name_box.x, inner.y + top_h, inner.right - name_box.x, inner.height - top_h)
+    if entry.place is not None:
+        _put(p, drawn, "place", place_text(p, entry.place), place_box, big, theme.TEXT, "left")
+    pygame.draw.rect(p.surface, colour, bar, border_radius=p.px(3))
+    pills = _pills(p, kind, entry)
+    beside: _Pill | None = None
+    beside_px = small
+    if entry.decisive and pills:
+        # "Eva SLOWEST" on the name's line when the name leaves room (the badge down to the
+        # smallest size, the name cut to a third of its box at worst); else first on line two.
+        keep = min(p.fonts.size(name, cols.big)[0], name_box.width // 3)
+        while beside_px > p.min_px and name_box.width - _pill_w(p, pills[0], beside_px) - pad < keep:
+            beside_px -= 1
+        width = _pill_w(p, pills[0], beside_px) + pad
+        if name_box.width - width >= keep:
+            beside = pills.pop(0)
+            name_box.width -= width
+    covered = _put(p, drawn, "name", name, name_box, big, colour, "left", cut=True)
+    if beside is not None:
+        _draw_pill(p, drawn, entry.player, beside, beside_px, covered.right + pad, name_box.y, top_h)
+    reading, ink = _reading(p, entry)
+    _put(p, drawn, "time", reading, time_box, big, ink, "right")
+    _second_line(p, drawn, entry, pills, line2, small)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pill:
+    """A badge; ``texts`` from the fullest to the shortest it may be cut to for room (a false
+    start: its time to the µs, to the ms, then the word alone)."""
+
+    key: str
+    texts: tuple[str, ...]
+    fill: RGB
+    ink: RGB
+
+    @property
+    def text(self) -> str:
+        return self.texts[0]
+
+    def shorter(self) -> _Pill:
+        return replace(self, texts=self.texts[1:]) if len(self.texts) > 1 else self
+
+
+def _pills(p: Painter, kind: RaceKind, entry: Entry) -> list[_Pill]:
+    """The entry's badges, the decisive one first; a false start says how early it came."""
+    pills: list[_Pill] = []
+    if entry.decisive:
+        key = "ui_slowest" if kind is RaceKind.SLAP else "ui_fastest"
+        pills.append(_Pill(key, (p.t(key).upper(),), theme.WARN, theme.BLACK))
+    if entry.tie:
+        pills.append(_Pill("ui_tie", (p.t("ui_tie").upper(),), theme.WARN, theme.BLACK))
+    word = p.t("ui_false_start").upper()
+    if entry.held_at_go:
+        pills.append(_Pill("ui_false_start", (f"{word} · {p.t('ui_held_at_go')}", word), theme.BAD, theme.TEXT))
+    elif entry.early_ns is not None:
+        exact = localized(p, format_ms(-entry.early_ns))
+        whole = localized(p, f"-{(entry.early_ns + MS // 2) // MS} ms")
+        pills.append(_Pill("ui_false_start", (f"{word} {exact}", f"{word} {whole}", word), theme.BAD,
+                           theme.TEXT))
+    if entry.voided:
+        pills.append(_Pill("ui_voided", (p.t("ui_voided").upper(),), theme.PANEL_HI, theme.TEXT))
+    if entry.no_press and entry.early_ns is None and not entry.held_at_go:
+        pills.append(_Pill("ui_no_press", (p.t("ui_no_press").upper(),), theme.PANEL_HI, theme.TEXT))
+    return pills
+
+
+def _pill_w(p: Painter, pill: _Pill, size: int) -> int:
+    return p.fonts.size(pill.text, size)[0] + 2 * p.px(6)
+
+
+def _draw_pill(p: Painter, drawn: Drawn, player: int, pill: _Pill, size: int, x: int, y: int,
+               height: int) -> int:
+    """A badge at ``x``, centred in the line from ``y`` of ``height``; returns its right end."""
+    pill_h = min(height, p.fonts.line_height(size) + p.px(2))
+    box = pygame.Rect(x, y + (height - pill_h) // 2, _pill_w(p, pill, size), pill_h)
+    p.fill(pill.fill, box, radius=pill_h // 2)
+    p.text(pill.text, box, size / p.scale, pill.ink, wrap=False, min_px=size / p.scale)
+    drawn.badges.append((player, pill.key, _r4(box)))
+    return box.right
+
+
+def _second_line(p: Painter, drawn: Drawn, entry: Entry, pills: list[_Pill], box: pygame.Rect,
+                 size: int) -> None:
+    """Badges from the left, the gap to the one before on the right. Short of room (a slowest
+    false starter in French at 800×480): smaller text, then a false start's time to the whole
+    ms, then no gap (both times are on the board), then the false start's time left off, rather
+    than anything overlapping."""
+    note = "+" + localized(p, format_gap(entry.gap_ns)) if entry.gap_ns is not None else ""
+    gap = p.px(6)
+    cuts = ["shorter", "note", "shorter"]
+    while True:
+        note_w = p.fonts.size(note, size)[0] if note else 0
+        need = sum(_pill_w(p, pill, size) + gap for pill in pills) + note_w
+        if need <= box.width:
+            break
+        if size > p.min_px:
+            size -= 1
+        elif cuts:
+            if cuts.pop(0) == "note":
+                note = ""
+            else:
+                pills = [pill.shorter() for pill in pills]
+        else:
+            break
+    if note:
+        ink = theme.TEXT if entry.tie or entry.decisive else theme.DIM
+        _put(p, drawn, "note", note, pygame.Rect(box.right - note_w, box.y, note_w, box.height),
+             size / p.scale, ink, "right")
+    x = box.x
+    for pill in pills:
+        x = _draw_pill(p, drawn, entry.player, pill, size, x, box.y, box.height) + gap
+
+
+def _reading(p: Painter, entry: Entry) -> tuple[str, RGB]:
+    """The big figure: the reaction (dim when voided), or a dash for a racer with no valid press."""
+    if entry.reaction_ns is not None:
+        return localized(p, format_ms(entry.reaction_ns)), theme.DIM if entry.voided else theme.TEXT
+    return "—", theme.DIM
+
+
+# -- the photo -----------------------------------------------------------------------------
+
+def _photo(p: Painter, drawn: Drawn, board: Board, seats: list[int], lanes_box: pygame.Rect,
+           lanes: list[pygame.Rect], axis_h: int, caption: pygame.Rect) -> None:
+    go = board.go_t_ns
+    late = [e.reaction_ns for e in board.entries if e.reaction_ns is not None]
+    hi = max([MIN_AXIS_NS, *late])
+    early = [e.early_ns for e in board.entries if e.early_ns is not None and not e.held_at_go]
+    lo = -min(max(early), int(hi * EARLY_SHARE)) if early else 0
+    r = max(p.px(5), min(p.px(12), (lanes[0].height if lanes else 0) // 3))
+    track = pygame.Rect(lanes_box.x + r + p.px(6), lanes_box.y, lanes_box.width - 2 * (r + p.px(6)),
+                        lanes_box.height)
+    span = hi - lo
+    # Margins so the first and last presses are not on the frame.
+    lo -= span // 25
+    hi += span // 25
+    span = hi - lo
+
+    def x_of(ns: int) -> int:
+        return track.x + (ns - lo) * track.width // span
+
+    p.fill(theme.BG, lanes_box.inflate(0, p.px(2)), radius=8)
+    ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
+                       unit_ns=MS, gap_px=p.px(14), point="," if p.lang in ("de", "fr", "es") else ".")
+    axis_y = lanes_box.bottom
+    for tick in ticks:
+        pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, lanes_box.y),
+                         (track.x + tick.x, axis_y), 1)
+    pygame.draw.line(p.surface, theme.DIM, (lanes_box.x, axis_y), (lanes_box.right, axis_y),
+                     max(1, p.px(2)))
+    _labels(p, drawn.axis_labels, ticks, track.x, pygame.Rect(track.x, axis_y + p.px(2), track.width,
+                                                              axis_h - p.px(2)))
+    go_x = x_of(0)
+    pygame.draw.line(p.surface, theme.GO_GREEN, (go_x, lanes_box.y), (go_x, axis_y), max(2, p.px(3)))
+    _put(p, drawn, "axis", p.t("ui_axis"), caption, 20, theme.DIM, "right")
+    xs: dict[int, int] = {}
+    for i, (entry, seat, lane) in enumerate(zip(board.entries, seats, lanes)):
+        colour = theme.seat_colour(seat)
+        mid = lane.centery
+        drawn.lanes.append((entry.player, _r4(lane)))
+        if entry.early_ns is not None and not entry.held_at_go:
+            fx = x_of(-entry.early_ns)
+            if fx < track.x:
+                _arrow_left(p, (track.x, mid), r)
+            else:
+                _cross(p, (fx, mid), r)
+        elif entry.held_at_go:
+            _cross(p, (go_x, mid), r)
+        if entry.reaction_ns is None or go is None:
+            continue
+        x = x_of(entry.reaction_ns)
+        xs[i] = x
+        if entry.voided:
+            pygame.draw.circle(p.surface, theme.DIM, (x, mid), r, max(2, p.px(3)))
+            continue
+        pygame.draw.line(p.surface, colour, (go_x, mid), (x, mid), max(3, r // 2))
+        pygame.draw.circle(p.surface, colour, (x, mid), r)
+        pygame.draw.circle(p.surface, theme.BLACK, (x, mid), r, max(1, p.px(2)))
+    if board.pair is not None and all(i in xs for i in board.pair):
+        a, b = (xs[i] for i in board.pair)
+        la, lb = (lanes[i] for i in board.pair)
+        frame = pygame.Rect(min(a, b) - r - p.px(4), min(la.y, lb.y) + p.px(2),
+                            abs(b - a) + 2 * r + p.px(8), la.height + lb.height - p.px(4))
+        p.frame(theme.WARN, frame, 3, radius=8)
+
+
+def _labels(p: Painter, into: list[tuple[str, Rect4]], ticks: tuple[Tick, ...], x0: int,
+            row: pygame.Rect) -> None:
+    for tick in ticks:
+        if tick.label is None:
+            continue
+        box = pygame.Rect(x0 + tick.left, row.y, tick.right - tick.left, row.height)
+        covered = p.text(tick.label, box, 20, theme.DIM, wrap=False, min_px=20)
+        into.append((tick.label, _r4(covered)))
+
+
+def _close_up(p: Painter, drawn: Drawn, board: Board, seats: list[int], box: pygame.Rect) -> None:
+    """The deciding pair magnified: their gap (down to one 16 ns board tick) in ns or µs."""
+    assert board.pair is not None
+    first, second = (board.entries[i] for i in board.pair)
+    assert first.t_ns is not None and second.t_ns is not None
+    gap = second.t_ns - first.t_ns
+    drawn.inset = _r4(box)
+    p.fill(theme.BG, box, radius=8)
+    p.frame(theme.WARN, box, 2, radius=8)
+    axis_h = p.fonts.line_height(p.px(20)) + p.px(4)
+    label, figure = p.t("ui_close_up"), "+" + localized(p, format_gap(gap))
+    line_h = p.fonts.line_height(p.px(22))
+    width = box.width - p.px(16)
+    label_w = p.fonts.size(label, p.px(20))[0]
+    figure_w = p.fonts.size(figure, p.px(22))[0]
+    # The caption and the gap on one line, or (a narrow photo in German) on two.
+    one_line = label_w + p.px(12) + figure_w <= width
+    cap = pygame.Rect(box.x + p.px(8), box.y + p.px(2), width, line_h * (1 if one_line else 2))
+    _put(p, drawn, "close-up", label, pygame.Rect(cap.x, cap.y, width, line_h), 20, theme.DIM, "left")
+    figure_box = pygame.Rect(cap.x, cap.bottom - line_h, width, line_h)
+    _put(p, drawn, "close-up gap", figure, figure_box, 22, theme.WARN, "right")
+    margin = max(gap // 2, 10)
+    lo, hi = -margin, gap + margin
+    unit, suffix = (1, " ns") if hi - lo < 2_000 else (1_000, " µs")
+    r = p.px(9)
+    lanes_box = pygame.Rect(box.x + p.px(8), cap.bottom, box.width - p.px(16),
+                            box.bottom - cap.bottom - axis_h - p.px(4))
+    track = lanes_box.inflate(-2 * (r + p.px(4)), 0)
+    ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
+                       unit_ns=unit, gap_px=p.px(14), suffix=suffix,
+                       point="," if p.lang in ("de", "fr", "es") else ".")
+    for tick in ticks:
+        pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, lanes_box.y),
+                         (track.x + tick.x, lanes_box.bottom), 1)
+    pygame.draw.line(p.surface, theme.DIM, (lanes_box.x, lanes_box.bottom), (lanes_box.right, lanes_box.bottom),
+                     max(1, p.px(2)))
+    _labels(p, drawn.inset_labels, ticks, track.x,
+            pygame.Rect(track.x, lanes_box.bottom + p.px(2), track.width, axis_h))
+    lane_h = lanes_box.height // 2
+    for k, entry in enumerate((first, second)):
+        seat = seats[board.pair[k]]
+        assert entry.t_ns is not None
+        x = track.x + (entry.t_ns - first.t_ns - lo) * track.width // (hi - lo)
+        mid = lanes_box.y + k * lane_h + lane_h // 2
+        pygame.draw.line(p.surface, theme.seat_colour(seat), (lanes_box.x, mid), (x, mid), max(3, r // 2))
+        pygame.draw.circle(p.surface, theme.seat_colour(seat), (x, mid), r)
+        pygame.draw.circle(p.surface, theme.BLACK, (x, mid), r, max(1, p.px(2)))
+
+
+# -- small pieces --------------------------------------------------------------------------
+
+def _px_for(p: Painter, height: int, cap: float) -> float:
+    """The text size (in 480-px units) whose line fits ``height``: at most ``cap``, never below
+    the minimum text size."""
+    size = p.px(cap)
+    while size > p.min_px and p.fonts.line_height(size) > height:
+        size -= 1
+    return size / p.scale
+
+
+def _put(p: Painter, drawn: Drawn, role: str, content: str, box: pygame.Rect, px: float,
+         colour: RGB, align: str, *, cut: bool = False, valign: str = "center") -> pygame.Rect:
+    """One line of text; ``cut``: too long even at the smallest size, it ends in "…" (a name)."""
+    shown = content
+    if cut:
+        size = p.px(px)
+        while size > p.min_px and p.fonts.size(shown, size)[0] > box.width:
+            size -= 1
+        if p.fonts.size(shown, size)[0] > box.width:
+            while shown and p.fonts.size(shown + "…", size)[0] > box.width:
+                shown = shown[:-1]
+            shown = shown.rstrip() + "…"
+        px = size / p.scale
+    # Drawn into a box as wide as the text, so the rectangle the Painter reports is the text's
+    # own (it reports from the box's left edge, which for right-aligned text is far too wide).
+    _, size, fits = p.layout_text(shown, box, p.px(px), wrap=False)
+    if fits:
+        w = min(box.width, p.fonts.size(shown, size)[0])
+        x = box.x if align == "left" else box.right - w if align == "right" else box.centerx - w // 2
+        box = pygame.Rect(x, box.y, w, box.height)
+        px = size / p.scale
+    covered = p.text(shown, box, px, colour, align=align, valign=valign, wrap=False)
+    drawn.texts.append((role, shown, _r4(covered)))
+    return covered
+
+
+def _cross(p: Painter, centre: tuple[int, int], r: int) -> None:
+    """A false start: a red cross where the button went down."""
+    x, y = centre
+    w = max(3, r // 2)
+    pygame.draw.line(p.surface, theme.BAD, (x - r, y - r), (x + r, y + r), w)
+    pygame.draw.line(p.surface, theme.BAD, (x - r, y + r), (x + r, y - r), w)
+
+
+def _arrow_left(p: Painter, tip: tuple[int, int], r: int) -> None:
+    """A false start earlier than the axis reaches: a red arrow pointing off its left end."""
+    x, y = tip
+    pygame.draw.polygon(p.surface, theme.BAD, [(x - r, y), (x + r, y - r), (x + r, y + r)])
+
