@@ -1,5 +1,5 @@
-"""The kiosk always starts: mutated config files, staff.toml, pin maps, table logs and
-leaderboards (seeded: byte flips, truncation, type swaps, deep nesting, unicode digits, SQL-level
+"""The kiosk always starts: mutated config files, staff.toml, pin maps, staff PIN files, table
+logs and leaderboards (seeded: byte flips, truncation, type swaps, deep nesting, unicode digits, SQL-level
 damage) go through the kiosk's start-up path in this process, and every one reaches the first
 frame on the SDL dummy driver; a file that cannot be used is named in a notice on screen, and a
 database that cannot be used is moved to ``aside/``, never deleted."""
@@ -29,9 +29,11 @@ from firmware_host.pinmap import DEFAULT_PINMAP_PATH, load_pinmap
 from game.app import cmd_kiosk
 from game.app.cli import build_parser, main
 from game.app.kiosk import load_staff_overrides
+from game.app.pinfile import read_pin_file, render
 from game.app.rigconfig import load_rig_config
 from game.errors import GameError
 from game.i18n.lookup import text
+from game.staff import PinHash
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = 20261201
@@ -60,8 +62,6 @@ pick-window-ms = 10000
 vote-window-ms = 10000
 
 [staff]
-pin-hash = "{hash}"
-pin-salt = "00112233445566778899aabbccddeeff"
 combo-hold-ms = 5000
 
 [data]
@@ -373,13 +373,14 @@ def start_kiosk(parser: argparse.ArgumentParser, folder: Path) -> Started:
         session.close()
 
 
-def layout(folder: Path, seeds: Seeds, pins_hash: str) -> dict[str, Path]:
+def layout(folder: Path, seeds: Seeds, pin_hash: str) -> dict[str, Path]:
     data = folder / "data"
     data.mkdir(parents=True)
     files = {"config": folder / "config.toml", "staff": data / "staff.toml", "pins": folder / "pins.toml",
-             "table": data / "table.db", "leaderboard": data / "leaderboard.db"}
+             "pin": folder / "staff-pin.toml", "table": data / "table.db", "leaderboard": data / "leaderboard.db"}
     files["pins"].write_bytes(seeds.pins)
-    files["config"].write_text(CONFIG.format(pins=files["pins"], hash=pins_hash), encoding="utf-8")
+    files["config"].write_text(CONFIG.format(pins=files["pins"]), encoding="utf-8")
+    files["pin"].write_text(render(PinHash(bytes.fromhex(pin_hash), bytes(16), 1_000)), encoding="utf-8")
     files["staff"].write_text(STAFF, encoding="utf-8")
     for suffix, body in seeds.table.items():
         Path(str(files["table"]) + suffix).write_bytes(body)
@@ -390,6 +391,12 @@ def layout(folder: Path, seeds: Seeds, pins_hash: str) -> dict[str, Path]:
 def expected_notice(target: str, files: dict[str, Path]) -> str | None:
     """The words a notice must carry when the mutated file cannot be used (None: no notice
     is owed, because the file is fine or the kiosk never reads it)."""
+    if target == "pin":   # the PIN file is read beside the config, whatever the config holds
+        try:
+            read_pin_file(files["pin"])
+        except GameError:
+            return str(files["pin"])
+        return None
     try:
         config = load_rig_config(files["config"])
     except (GameError, ValueError):
@@ -432,9 +439,9 @@ def test_the_kiosk_reaches_its_first_frame_on_every_mutated_file(
     for case in range(CASES):
         folder = tmp_path / f"c{case}"
         files = layout(folder, seeds, pin_hash)
-        targets = [rng.choice(("config", "staff", "pins", "table", "leaderboard"))]
+        targets = [rng.choice(("config", "staff", "pins", "pin", "table", "leaderboard"))]
         if rng.random() < 0.1:
-            targets.append(rng.choice(("config", "staff", "pins", "table", "leaderboard")))
+            targets.append(rng.choice(("config", "staff", "pins", "pin", "table", "leaderboard")))
         for target in targets:
             path = files[target]
             if path.is_dir():
@@ -486,6 +493,9 @@ def test_the_kiosk_reaches_its_first_frame_on_every_mutated_file(
     ("pins", b'\n[seats."\xc2\xb2"]\nbutton = 4\n', "seat key '\u00b2'"),
     ("pins", b'\n[seats."\xd9\xa1"]\nbutton = 4\n', "seat key '\u0661'"),
     ("pins", b"\n# \xff\n", "is not UTF-8 text"),
+    ("pin", b'algorithm = "md5"\n', "has algorithm 'md5'"),
+    ("pin", b"iterations = \xff\n", "is not valid TOML text"),
+    ("pin", b"#" * 5000, "is over 4096 bytes"),
     ("config", "[deck.spread]\n" + "".join(f"{k} = [1, 0, 0, 0, 0]\n" for k in KINDS) + "[deck.totals]\n"
      + "".join(f"{k} = 1\n" for k in KINDS), "deck has 6 cards: a table of up to 5 players needs at least 41"),
 ])
