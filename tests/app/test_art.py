@@ -22,6 +22,7 @@ from game.app.ui.art.card import draw_card
 from game.app.ui.paint import Painter
 from game.app.ui.render import draw
 from game.cards import Card, Kind
+from game.i18n import LANGUAGES
 from game.i18n.lookup import kind_name
 
 from display_helpers import SIZES, fonts, scenes
@@ -185,6 +186,24 @@ def test_the_big_card_shows_its_creature_and_its_number_largest(kind: Kind) -> N
     draw_card(other, box, Card(Kind.NUMBER if kind is not Kind.NUMBER else Kind.MOTH, 3))
     assert any(p.surface.get_at((x, y)) != other.surface.get_at((x, y))
                for x in range(middle.left, middle.right) for y in range(middle.top, middle.bottom))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_kind_s_card_fits_the_play_screen_s_card_box(lang: str, size: tuple[int, int],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play screen shows whichever card is on top: each kind's name fits the box the screen
+    gives the card, at every size and in every language."""
+    import game.app.ui.screens_table as screens_table
+
+    spy = Spy(draw_card)
+    monkeypatch.setattr(screens_table, "draw_card", spy)
+    draw(pygame.Surface(size), fonts(lang), scenes()["play"], lang=lang)
+    (_, box, _), = spy.calls
+    for kind in Kind:
+        p = _painter(size, lang)
+        draw_card(p, box, Card(kind, 5))  # type: ignore[arg-type]
+        assert p.overflows == [], (kind, p.overflows)
 
 
 def test_an_empty_pile_is_an_outline() -> None:
