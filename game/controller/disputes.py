@@ -8,7 +8,7 @@ from dataclasses import replace
 from ..engine import Accuse, CancelDispute, Verdict
 from .context import Ctx
 from .effects import WakeAt
-from .state import DisputeRun, Stage
+from .state import DisputeRun, Stage, VerdictTally
 
 #: Stages in which the guard may call Caught! (the engine's turn and spider-gift phases).
 CAN_CALL = (Stage.PLAY, Stage.SPIDER)
@@ -54,7 +54,7 @@ def press(ctx: Ctx, player: int) -> None:
     d = ctx.table.dispute
     assert d is not None and d.accused is not None
     if player == d.accused:
-        rule(ctx, True)  # a plea of guilty
+        rule(ctx, True, "plea")  # a plea of guilty
         return
     voters = judges(ctx)
     if player not in voters:
@@ -72,18 +72,19 @@ def count(ctx: Ctx) -> None:
     """The vote is over: guilty only with a majority of the judges."""
     d = ctx.table.dispute
     assert d is not None
-    rule(ctx, 2 * len(d.votes) > len(judges(ctx)))
+    rule(ctx, 2 * len(d.votes) > len(judges(ctx)), "vote")
 
 
-def rule(ctx: Ctx, guilty: bool) -> None:
+def rule(ctx: Ctx, guilty: bool, how: str = "ruled") -> None:
     t = ctx.table
     d = t.dispute
     assert d is not None and d.accused is not None
+    tally = VerdictTally(guilty, d.accused, d.guard, len(d.votes), len(judges(ctx)), how)
     if ctx.engine(Verdict(guilty)):
         names = {"guard": t.name(d.guard), "accused": t.name(d.accused)}
         ctx.say("verdict_guilty" if guilty else "verdict_not_guilty", **names)
         ctx.sound("guilty" if guilty else "not_guilty")
-        ctx.update(dispute=None)
+        ctx.update(dispute=None, last_verdict=tally)
 
 
 def drop(ctx: Ctx) -> None:

@@ -66,6 +66,20 @@ class DisputeRun:
 
 
 @dataclass(frozen=True, slots=True)
+class VerdictTally:
+    """How the last dispute was decided, for the verdict screen: the table should see who was
+    found guilty and why (a majority of the judges, silence counting as not guilty)."""
+
+    guilty: bool
+    accused: int
+    guard: int
+    votes: int          # judges who pressed for guilty
+    judges: int
+    how: str            # "vote" (the judges' buttons or the vote ran out), "plea" (the accused
+                        # admitted), "ruled" (a Guilty / Not guilty tap on the screen)
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """Everything the controller knows after the last input."""
 
@@ -84,6 +98,7 @@ class Table:
     last_race: RaceResult | None = None         # the latest decided race, for the photo finish
     last_race_kind: RaceKind | None = None
     races: int = 0                              # races armed this session
+    last_verdict: VerdictTally | None = None    # the latest dispute's outcome, for the verdict screen
 
     @property
     def players(self) -> int:

@@ -11,9 +11,10 @@ from ...controller import Stage, Table
 from ...i18n.events import event_text
 from ...i18n.lookup import render
 from . import theme
-from .actions import Act
+from .actions import Act, Hotspot
 from .art.badges import guard_bug
 from .paint import Painter
+from .screen_name import screen_of
 from .state import UiState
 
 
@@ -47,8 +48,10 @@ def rounds_of(table: Table) -> int:
     return table.game.players or table.players
 
 
-def header(p: Painter, s: Scene, title: str | None = None) -> Regions:
-    """Header and footer; returns the regions so the screen can fill the body."""
+def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = True) -> Regions:
+    """Header and footer; returns the regions so the screen can fill the body. ``instruction``
+    False: the screen says itself what to do now (a photo finish, a verdict, a picker), so the
+    footer shows no instruction of the table's, which would be the next step's."""
     r = regions(p)
     p.fill(theme.BG)
     p.fill(theme.PANEL, r.header)
@@ -57,8 +60,13 @@ def header(p: Painter, s: Scene, title: str | None = None) -> Regions:
     settings_w = p.px(160)
     left = pygame.Rect(pad, r.header.y, (r.header.width - settings_w) // 3, r.header.height)
     if g.players and s.table.stage not in (Stage.JOIN, Stage.OLDEST):
-        shown = g.round + 1 if s.table.stage is Stage.DEAL else g.round
-        p.text(p.t("ui_round", round=shown, rounds=rounds_of(s.table)), left, 26, align="left")
+        if screen_of(s) == "summary":
+            shown = len(g.scores)      # the round just revealed, as the title says, not the next
+        else:
+            shown = g.round + 1 if s.table.stage is Stage.DEAL else g.round
+        # One line: in portrait "Round 2 / of 4" wrapped; the short form fits ("Round 2/4").
+        key = "ui_round_short" if p.portrait else "ui_round"
+        p.text(p.t(key, round=shown, rounds=rounds_of(s.table)), left, 26, align="left", wrap=False)
     else:
         p.text(p.t("ui_title"), left, 26, theme.WARN, align="left")
     middle = pygame.Rect(left.right + pad, r.header.y + p.px(6),
@@ -73,18 +81,19 @@ def header(p: Painter, s: Scene, title: str | None = None) -> Regions:
         p.chip(chip, guard_seat, f"{p.t('ui_guard')}: {s.table.name(g.guard)}", px=24)
     gear = pygame.Rect(r.header.right - settings_w, r.header.y, settings_w, r.header.height)
     p.button(gear, p.t("ui_settings"), Act("settings"), px=20)
-    footer(p, s, r.footer)
+    footer(p, s, r.footer, instruction)
     return r
 
 
-def footer(p: Painter, s: Scene, box: pygame.Rect) -> None:
+def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True) -> None:
     p.fill(theme.PANEL, box)
     pad = p.px(10)
     line_h = p.px(32)
     note_box = pygame.Rect(box.x + pad, box.y + p.px(2), box.width - 2 * pad, line_h)
-    if s.ui.lines:
-        # The ticker: the latest event in one line (cut with "…"; the terminal has it all).
-        line = s.ui.lines[-1]
+    line = s.ui.lines[-1] if s.ui.lines else None
+    if line is not None and line.screen in ("", screen_of(s)):
+        # The ticker: the latest event in one line (cut with "…"; the terminal has it all),
+        # only under the screen it happened on: after the screen changed it is stale.
         said = event_text(line.event, lambda i: line.names[i] if i < len(line.names) else str(i), p.lang)
         if said:
             p.line(said, note_box, 22, theme.DIM)
@@ -94,7 +103,7 @@ def footer(p: Painter, s: Scene, box: pygame.Rect) -> None:
     if notice is not None:
         # A notice answers what someone just did; the instruction is back a few seconds later.
         p.text(render(notice, p.lang), message_box, 28, theme.WARN)
-    else:
+    elif instruction:
         p.text(render(s.table.message, p.lang), message_box, 28)
 
 
@@ -155,3 +164,21 @@ def countdown(p: Painter, s: Scene, box: pygame.Rect, deadline_ns: int, window_n
     bar = pygame.Rect(box.x, box.y, int(box.width * frac), box.height)
     p.fill(theme.WARN if frac > 0.3 else theme.BAD, bar, radius=6)
     p.text(p.t("ui_seconds_left", seconds=seconds_left(s, deadline_ns)), box, 24, theme.BLACK)
+
+
+def continue_button(p: Painter, body: pygame.Rect, corner: pygame.Rect | None = None) -> pygame.Rect:
+    """The Continue button of a photo finish, a verdict or a round's reveal (each stays until
+    it times out, a seat button, a tap or this): along the bottom right of ``body``, or filling
+    ``corner`` when the screen has room for it there. A tap anywhere else on ``body`` continues
+    too. Returns what is left of ``body`` for the screen."""
+    if corner is None:
+        height = p.px(60)
+        row = pygame.Rect(body.x, body.bottom - height, body.width, height)
+        width = min(row.width, p.px(300))
+        corner = pygame.Rect(row.right - width, row.y, width, row.height)
+        rest = pygame.Rect(body.x, body.y, body.width, row.y - body.y - p.px(6))
+    else:
+        rest = body
+    p.hotspots.append(Hotspot(rest, Act("dismiss")))
+    p.button(corner, p.t("ui_continue"), Act("dismiss"), colour=theme.GOOD, ink=theme.BLACK, px=28)
+    return rest

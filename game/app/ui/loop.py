@@ -55,12 +55,12 @@ from .observe import observe
 from .render import Frame, draw
 from .screens_attract import SLIDE_NS, slides
 from .sound import Sounds
-from .state import NOTICE_NS, STAFF_TIMINGS, BoardView, UiState
+from .state import CONTINUE_AFTER_NS, NOTICE_NS, STAFF_TIMINGS, BoardView, UiState
 
 MS = 1_000_000
 S = 1_000_000_000
-#: Attract mode shows each leaderboard period this long, in this order.
-BOARD_NS = 8 * S
+#: Attract mode's board slide shows one period each time it comes round, in this order: the
+#: first board slide comes FIRST_BOARD_NS after attract mode began, the next BOARD_NS later.
 BOARD_PERIODS = (Period.TODAY, Period.WEEK, Period.ALL)
 FIRST_BOARD_NS = slides(True).index("board") * SLIDE_NS
 BOARD_NS = len(slides(True)) * SLIDE_NS
@@ -111,6 +111,7 @@ class App:
         self.rerun_due_ns: int | None = None    # the input failed: re-run the race from then on
         self.wakes: list[int] = []
         self.lights: dict[int, SeatLight] = {}
+        self.continued: set[int] = set()        # seats whose press continued past an overlay
         self.frame: Frame | None = None
         self.attract_after_ns = attract_after_ns
         self.last_activity_ns = now
@@ -254,6 +255,8 @@ class App:
             if isinstance(edge, Press):
                 self.wake_up()
             self.combo_edge(edge)
+            if self.continue_by_seat(edge):
+                continue
             self.feed(edge)
         now = self.adapter.now_ns()
         self.combo_edge(None, now)
@@ -276,6 +279,23 @@ class App:
             while self.wakes and self.wakes[0] <= now:
                 heapq.heappop(self.wakes)
             self.feed(Tick(now))
+
+    def continue_by_seat(self, edge: Input) -> bool:
+        """A seat button pressed while a photo finish, verdict or round summary has been up a
+        moment continues past it, as the Continue button does; that press and its release are
+        the screen's, not the game's (they must not also draw a card)."""
+        if isinstance(edge, Release) and edge.player in self.continued:
+            self.continued.discard(edge.player)
+            return True
+        if not isinstance(edge, Press):
+            return False
+        now = self.adapter.now_ns()
+        if (self.ui.overlay(self.table, now) is None or now - self.ui.overlay_at_ns < CONTINUE_AFTER_NS
+                or self.table.race is not None or self.table.dispute is not None):
+            return False
+        self.ui.dismiss()
+        self.continued.add(edge.player)
+        return True
 
     def input_failed(self, exc: AdapterError) -> None:
         """The input adapter failed a call (a board unplugged or restarted mid-race, a GO the

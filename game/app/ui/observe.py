@@ -3,10 +3,14 @@ photo finish, the verdict, the round's reveal, the penalty form's cursor)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...controller import Notice, Stage, Step, Table
 from ...engine.events import (
     AccusationRejected, AccusationUpheld, PenaltyEntered, RoundScored, TurnStarted,
 )
+from .common import Scene
+from .screen_name import screen_of
 from .state import NOTICE_NS, PHOTO_NS, SUMMARY_NS, VERDICT_NS, EventLine, UiState, VerdictShown
 
 
@@ -16,20 +20,26 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
     for effect in made.effects:
         if isinstance(effect, Notice):
             ui.notices.append((effect.message, now_ns + NOTICE_NS))
+    said: list[EventLine] = []
     for event in made.events:
         if isinstance(event, TurnStarted):
             continue
-        ui.lines.append(EventLine(event, names))
+        said.append(EventLine(event, names))
         if isinstance(event, (AccusationUpheld, AccusationRejected)):
+            tally = table.last_verdict
             ui.verdict = VerdictShown(isinstance(event, AccusationUpheld), names[event.guard],
-                                      names[event.accused], now_ns + VERDICT_NS)
+                                      names[event.accused], now_ns + VERDICT_NS,
+                                      *((tally.votes, tally.judges, tally.how) if tally is not None else ()))
+            ui.overlay_at_ns = now_ns
         elif isinstance(event, RoundScored):
             ui.summary_until_ns = now_ns + SUMMARY_NS
+            ui.overlay_at_ns = now_ns
             ui.penalty_form.clear()
         elif isinstance(event, PenaltyEntered):
             ui.penalty_form.pop(event.player, None)
     if table.last_race is not before.last_race and table.race is None and table.last_race is not None:
         ui.photo_until_ns = now_ns + PHOTO_NS
+        ui.overlay_at_ns = now_ns
         ui.photo_go_ns = before.race.go_t_ns if before.race is not None else None
     if table.stage not in (Stage.PLAY, Stage.SPIDER):
         ui.out_menu = False
@@ -41,3 +51,7 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         ui.pending_number = None
     if table.stage is not before.stage or table.game.active != before.game.active:
         ui.last_card = False  # "That was my last card" belongs to the turn it was set in
+    # Each line remembers the screen it led to: once the screen changes, the ticker stops
+    # showing it (the previous race's result under a new "Caught!" was stale).
+    shown = screen_of(Scene(table, ui, now_ns))
+    ui.lines.extend(replace(line, screen=shown) for line in said)

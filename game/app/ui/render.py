@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import pygame
 
-from ...controller import Stage
 from .actions import Hotspot
 from .common import Scene
 from .state import BoardView
 from .fonts import Fonts
 from .paint import Overflow, Painter
 from .screens_dispute import draw_dispute, draw_verdict
+from .screen_name import screen_of
 from .screens_attract import draw_attract
 from .screens_misc import draw_settings
 from .screens_race import draw_photo, draw_race
@@ -31,25 +31,6 @@ class Frame:
     hotspots: tuple[Hotspot, ...]
     overflows: tuple[Overflow, ...]
     texts: tuple[tuple[str, int], ...]
-
-
-def screen_of(scene: Scene) -> str:
-    """The name of the screen this scene shows."""
-    ui, table = scene.ui, scene.table
-    if ui.pin_open:
-        return "pin"
-    if ui.settings_open:
-        return "settings"
-    if ui.staff_page is not None:
-        page = ui.staff_page
-        return "staff" if page == "menu" else "staff-confirm" if page.startswith("confirm-") else f"staff-{page}"
-    overlay = ui.overlay(table, scene.now_ns)
-    if overlay is not None:
-        return overlay
-    stage = table.stage
-    if stage in (Stage.PLAY, Stage.SPIDER) and ui.out_menu:
-        return "out"
-    return stage.value
 
 
 def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None = None,

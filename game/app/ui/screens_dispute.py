@@ -11,9 +11,10 @@ from ...controller import Stage
 from ...i18n.lookup import render
 from ...messages import Message
 from . import theme
-from .actions import Act, Hotspot
-from .common import Scene, countdown, header
+from .actions import Act
+from .common import Scene, continue_button, countdown, header
 from .paint import Painter
+from .state import VerdictShown
 
 
 def _freeze(p: Painter, body: pygame.Rect) -> pygame.Rect:
@@ -78,16 +79,30 @@ def _tiles(p: Painter, s: Scene, box: pygame.Rect, players: list[int],
 
 
 def draw_verdict(p: Painter, s: Scene) -> None:
+    """GUILTY or NOT GUILTY in a colour seen across the table, who it was about, how it was
+    decided (the tally, a plea, or a tap), what to do now, and a way on."""
     v = s.ui.verdict
     assert v is not None
-    r = header(p, s, p.t("ui_caught"))
-    body = r.body.inflate(-p.px(16), -p.px(12))
-    big = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.5))
+    r = header(p, s, p.t("ui_caught"), instruction=False)
+    body = continue_button(p, r.body.inflate(-p.px(16), -p.px(12)))
+    big = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.42))
     colour = theme.BAD if v.guilty else theme.GOOD
     p.fill(colour, big, radius=16)
-    p.text(p.t("ui_verdict_guilty" if v.guilty else "ui_verdict_not_guilty"), big.inflate(-p.px(20), -p.px(10)),
-           80, theme.BLACK)
+    inner = big.inflate(-p.px(20), -p.px(10))
+    verdict_box = pygame.Rect(inner.x, inner.y, inner.width, inner.height * 3 // 5)
+    p.text(p.t("ui_verdict_guilty" if v.guilty else "ui_verdict_not_guilty"), verdict_box, 80, theme.BLACK)
+    who = pygame.Rect(inner.x, verdict_box.bottom, inner.width, inner.bottom - verdict_box.bottom)
+    p.text(p.t("ui_verdict_caught" if v.guilty else "ui_verdict_cleared", accused=v.accused), who, 34, theme.BLACK)
+    tally_box = pygame.Rect(body.x, big.bottom + p.px(8), body.width, p.px(64 if p.portrait else 40))
+    p.text(_tally(p, v), tally_box, 24, theme.DIM)
     todo = Message.of("verdict_guilty" if v.guilty else "verdict_not_guilty", guard=v.guard, accused=v.accused)
-    rest = pygame.Rect(body.x, big.bottom + p.px(10), body.width, body.bottom - big.bottom - p.px(10))
-    p.text(render(todo, p.lang), rest, 34)
-    p.hotspots.append(Hotspot(body, Act("dismiss")))
+    rest = pygame.Rect(body.x, tally_box.bottom + p.px(4), body.width, body.bottom - tally_box.bottom - p.px(4))
+    p.text(render(todo, p.lang), rest, 32)
+
+
+def _tally(p: Painter, v: VerdictShown) -> str:
+    if v.how == "plea":
+        return p.t("ui_tally_plea", accused=v.accused)
+    if v.how == "ruled" or v.judges == 0:
+        return p.t("ui_tally_ruled")
+    return p.t("ui_tally_vote", votes=v.votes, judges=v.judges, needed=v.judges // 2 + 1)

@@ -133,7 +133,7 @@ def draw_photo(p: Painter, s: Scene) -> None:
     t = s.table
     result = t.last_race
     kind = t.last_race_kind or RaceKind.SLAP
-    r = header(p, s, f"{p.t('ui_photo_finish')} · {race_title(p, kind, None)}")
+    r = header(p, s, f"{p.t('ui_photo_finish')} · {race_title(p, kind, None)}", instruction=False)
     body = r.body.inflate(-p.px(16), -p.px(10))
     if result is not None:
         photo_finish(p, s, body, result, kind, s.ui.photo_go_ns)

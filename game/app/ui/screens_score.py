@@ -7,8 +7,8 @@ import pygame
 
 from ...engine.state import Penalty
 from . import theme
-from .actions import Act, Hotspot
-from .common import Scene, header
+from .actions import Act
+from .common import Scene, continue_button, header
 from .paint import Painter
 from .state import PENALTY_FIELDS
 
@@ -125,13 +125,19 @@ def draw_summary(p: Painter, s: Scene) -> None:
     t = s.table
     g = t.game
     last = g.scores[-1]
-    r = header(p, s, p.t("ui_round_over", round=len(g.scores)))
+    r = header(p, s, p.t("ui_round_over", round=len(g.scores)), instruction=False)
     body = r.body.inflate(-p.px(16), -p.px(8))
     vanished = [max(0, (g.hands[q] if q < len(g.hands) else 0) - last[q].cards) for q in range(t.players)]
     total = sum(vanished)
-    title = pygame.Rect(body.x, body.y, body.width, p.px(44))
+    if p.portrait:                      # room below the table: the button along the bottom
+        body = continue_button(p, body)
+        button_w = -p.px(8)
+    else:                               # beside the headline: the table needs every row it gets
+        button_w = min(p.px(220), body.width // 3)
+        continue_button(p, body, pygame.Rect(body.right - button_w, body.y + p.px(8), button_w, p.px(64)))
+    title = pygame.Rect(body.x, body.y, body.width - button_w - p.px(8), p.px(44))
     p.text(p.t("ui_vanished_title"), title, 34, theme.WARN)
-    line = pygame.Rect(body.x, title.bottom, body.width, p.px(36))
+    line = pygame.Rect(body.x, title.bottom, title.width, p.px(36))
     p.text(p.t("ui_vanished_count", count=total) if total else p.t("ui_vanished_none"), line, 26)
     table = pygame.Rect(body.x, line.bottom + p.px(6), body.width, body.bottom - line.bottom - p.px(6))
     n = t.players
@@ -152,7 +158,6 @@ def draw_summary(p: Painter, s: Scene) -> None:
         p.text(str(vanished[q]), cell[2], 32, theme.WARN if vanished[q] else theme.DIM)
         p.text(str(last[q].points), cell[3], 28)
         p.text(str(totals[q]), cell[4], 28)
-    p.hotspots.append(Hotspot(body, Act("dismiss")))
 
 
 def draw_game_over(p: Painter, s: Scene) -> None:

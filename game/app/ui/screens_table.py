@@ -130,7 +130,7 @@ def draw_deal(p: Painter, s: Scene) -> None:
 def draw_play(p: Painter, s: Scene) -> None:
     t = s.table
     g = t.game
-    r = header(p, s)
+    r = header(p, s, instruction=not s.ui.out_menu)  # the out picker asks its own question
     body = r.body.inflate(-p.px(16), -p.px(10))
     top = g.discard_top
     seat = t.seated[g.active]

@@ -20,6 +20,9 @@ PHOTO_NS = 8_000 * MS
 VERDICT_NS = 6_000 * MS
 SUMMARY_NS = 10_000 * MS
 GO_FLASH_NS = 600 * MS
+#: A seat button continues past a photo finish, verdict or summary only once it has been up
+#: this long: a slap's late bounce or a second slap must not wipe the photo finish unseen.
+CONTINUE_AFTER_NS = 1_500 * MS
 
 PENALTY_FIELDS = ("moths", "actions", "numbers")
 #: The staff menu's pages (``UiState.staff_page``); the rules and language page is the
@@ -47,6 +50,9 @@ class VerdictShown:
     guard: str
     accused: str
     until_ns: int
+    votes: int = 0                           # judges who pressed for guilty
+    judges: int = 0
+    how: str = "vote"                        # "vote", "plea" or "ruled" (controller.VerdictTally)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +61,7 @@ class EventLine:
 
     event: Event
     names: tuple[str, ...]
+    screen: str = ""        # the screen it happened under: the ticker shows it only there
 
 
 @dataclass(slots=True)
@@ -75,6 +82,7 @@ class UiState:
     photo_go_ns: int | None = None           # GO of the race in the photo finish
     verdict: VerdictShown | None = None
     summary_until_ns: int = 0
+    overlay_at_ns: int = 0                   # when the latest photo, verdict or summary went up
     notices: deque[tuple[Message, int]] = field(default_factory=lambda: deque(maxlen=4))
     lines: deque[EventLine] = field(default_factory=lambda: deque(maxlen=8))
     # -- kiosk mode ------------------------------------------------------------------------
