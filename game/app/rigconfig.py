@@ -39,7 +39,9 @@ class RigConfig:
     pick_window_ms: int = 10_000
     vote_window_ms: int = 10_000
     # [staff]
-    pin_hash: str = ""                  # PBKDF2 of the PIN (``cheating-moth staff-pin``)
+    # An old release's PIN lines, still read so that such a config is not refused, but ignored:
+    # the PIN is now in staff-pin.toml, readable by root and the kiosk only (game/app/pinfile.py).
+    pin_hash: str = ""
     pin_salt: str = ""                  # hex
     combo_hold_ms: int = 5_000
     # [data]
@@ -72,7 +74,7 @@ _KEYS: dict[str, dict[str, tuple[str, Any]]] = {
 }
 
 
-#: Pin salts are random bytes in hex (``staff-pin`` writes 16); the hash is PBKDF2-SHA256's 32.
+#: Old releases' pin salts were random bytes in hex (16); the hash PBKDF2-SHA256's 32.
 PIN_SALT_HEX = (16, 128)
 PIN_HASH_HEX = 64
 
@@ -128,8 +130,8 @@ def rig_config_from(data: dict[str, Any], where: str = "config") -> RigConfig:
     _check_hex(config.pin_salt, PIN_SALT_HEX, f"{where} [staff] pin-salt")
     _check_hex(config.pin_hash, (PIN_HASH_HEX, PIN_HASH_HEX), f"{where} [staff] pin-hash")
     if bool(config.pin_hash) != bool(config.pin_salt):
-        raise BadConfig(f"{where} [staff] needs both pin-hash and pin-salt (set them with "
-                        "'cheating-moth staff-pin'), or neither")
+        raise BadConfig(f"{where} [staff] has only one of pin-hash and pin-salt, an old release's PIN "
+                        "lines: delete them and set the PIN with 'sudo cheating-moth staff-pin'")
     return config
 
 
@@ -138,8 +140,8 @@ def _check_hex(value: str, length: tuple[int, int], where: str) -> None:
     if value and not (low <= len(value) <= high and len(value) % 2 == 0 and value.isascii()
                       and all(c in "0123456789abcdefABCDEF" for c in value)):
         size = f"{low}" if low == high else f"{low} to {high}"
-        raise BadConfig(f"{where} is {value[:80]!r}: use {size} hex digits as "
-                        "'cheating-moth staff-pin' writes them")
+        raise BadConfig(f"{where} is {value[:80]!r}: use {size} hex digits, or rather delete the old "
+                        "pin-hash and pin-salt lines and set the PIN with 'sudo cheating-moth staff-pin'")
 
 
 def shown(value: object, limit: int = 60) -> str:

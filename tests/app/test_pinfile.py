@@ -179,3 +179,13 @@ def test_staff_pin_into_a_folder_it_cannot_write_is_one_line(
     err = capsys.readouterr().err
     assert exit_info.value.code == 2 and "cannot write the PIN file" in err and "nothing changed" in err
     assert list((tmp_path / "staff-pin.toml").iterdir()) == [] and len(list(tmp_path.iterdir())) == 1
+
+
+def test_old_pin_lines_in_the_config_point_to_staff_pin() -> None:
+    from game.app.rigconfig import rig_config_from
+
+    with pytest.raises(BadConfig, match="has only one of pin-hash and pin-salt, an old release's PIN lines: "
+                                        "delete them and set the PIN with 'sudo cheating-moth staff-pin'"):
+        rig_config_from({"staff": {"pin-hash": "ab" * 32}})
+    with pytest.raises(BadConfig, match="pin-salt is 'zz': use 16 to 128 hex digits, or rather delete"):
+        rig_config_from({"staff": {"pin-hash": "ab" * 32, "pin-salt": "zz"}})
