@@ -75,6 +75,10 @@ class Kiosk:
                 "combination only)")
         if pin_hash is None:
             return None
+        if _world_readable(self.pin_file):
+            self.notes.append(f"the staff PIN file {self.pin_file} can be read by every user of the Pi: set "
+                              "the PIN again with 'sudo cheating-moth staff-pin', which makes it readable "
+                              "by root and the kiosk only")
         wrong = load_count(self.pin_wrong_file, self.notes)
         return StaffLock(pin_hash, wrong, locked_until_ns=None if wrong else 0)
 
@@ -231,6 +235,14 @@ class Kiosk:
             if part.exists():
                 part.rename(self.data / "games" / f"game-{stamp}-{seed}-ended.db{suffix}")
         log.warning("the game was ended from the staff menu")
+
+
+def _world_readable(path: Path | None) -> bool:
+    """A 4- to 8-digit PIN's hash is the PIN to whoever can read it (a million guesses at most)."""
+    try:
+        return path is not None and bool(path.stat().st_mode & 0o004)
+    except OSError:
+        return False
 
 
 #: RigConfig field -> (section, key) in the config file (and in staff.toml).

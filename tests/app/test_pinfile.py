@@ -189,3 +189,13 @@ def test_old_pin_lines_in_the_config_point_to_staff_pin() -> None:
         rig_config_from({"staff": {"pin-hash": "ab" * 32}})
     with pytest.raises(BadConfig, match="pin-salt is 'zz': use 16 to 128 hex digits, or rather delete"):
         rig_config_from({"staff": {"pin-hash": "ab" * 32, "pin-salt": "zz"}})
+
+
+def test_a_pin_file_every_user_can_read_is_named_in_a_notice(tmp_path: Path) -> None:
+    write_pin_file(tmp_path / "staff-pin.toml", PIN, iterations=FAST, group=MY_GROUP)
+    assert not [n for n in kiosk(tmp_path).notes if "can be read by every user" in n]
+    (tmp_path / "staff-pin.toml").chmod(0o644)        # as an old copy or a careless cp leaves it
+    k = kiosk(tmp_path)
+    assert k.lock is not None                          # the PIN still works, and the owner is told
+    assert [n for n in k.notes if f"the staff PIN file {tmp_path / 'staff-pin.toml'} can be read by every "
+            "user of the Pi: set the PIN again with 'sudo cheating-moth staff-pin'" in n]
