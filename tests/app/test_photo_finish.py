@@ -5,6 +5,7 @@ the rig is built for, in every language."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 import pygame
@@ -17,6 +18,7 @@ from game.app.ui.paint import Painter
 from game.app.ui.photo_board import Board, board_of
 from game.app.ui.render import draw
 from game.app.ui.screens_photo import Drawn, photo_finish
+from game.app.ui.staged_race import shows_tie_and_false_start, staged_photo
 from game.app.ui.state import UiState
 from game.controller import TableSettings, new_table
 from game.i18n import LANGUAGES
@@ -334,3 +336,59 @@ def test_the_app_draws_the_photo_screen_through_the_board() -> None:
         texts = [text for text, _ in frame.texts]
         assert any("231" in text and "456" in text for text in texts)
         assert any("16\u00a0ns" in text for text in texts)
+
+
+# -- the demo's photo-finish screenshot -----------------------------------------------------------
+
+def test_the_demo_photo_shows_a_tie_a_false_start_and_a_close_up() -> None:
+    from display_helpers import scenes
+
+    photo = scenes()["photo"]
+    assert shows_tie_and_false_start(photo)
+    result = photo.table.last_race
+    assert result is not None and photo.table.last_race_kind is RaceKind.SLAP
+    b = board_of(result, RaceKind.SLAP, photo.ui.photo_go_ns)
+    assert [e.place for e in b.entries][:2] == [1, 1] and b.close_up
+    assert b.entries[-1].decisive and b.entries[-1].early_ns == 312_500_000
+    for size in ALL_SIZES:
+        surface = pygame.Surface(size)
+        for lang in ("en", "ko"):
+            frame = draw(surface, fonts(lang), photo, lang=lang)
+            assert frame.screen == "photo" and frame.overflows == ()
+
+
+def _armed_slap(players: int) -> Scene:
+    """A demo game stepped until a slap with ``players`` - 1 slappers is armed."""
+    from game.app.ui.demo import Demo, shot_name
+
+    for seed in range(1, 60):
+        demo = Demo(players, seed, TableSettings(seats=5, clock="sim"))
+        while not demo.done:
+            demo.step()
+            scene = demo.scene()
+            run = scene.table.race
+            if shot_name(scene) == "race-ready" and run is not None and run.kind is RaceKind.SLAP:
+                return scene
+    raise AssertionError("no slap armed in 60 games")
+
+
+def test_the_staged_race_runs_on_a_copy_and_leaves_the_game_alone() -> None:
+    scene = _armed_slap(4)
+    ui_before = copy.deepcopy(scene.ui)
+    staged = staged_photo(scene)
+    assert staged is not None and shows_tie_and_false_start(staged)
+    assert scene.ui == ui_before and scene.table.race is not None and scene.table.last_race is not staged.table.last_race
+    # Once GO is given, or with only two slappers, there is nothing to stage.
+    assert staged_photo(replace(scene, table=replace(scene.table, race=replace(
+        scene.table.race, go_t_ns=scene.table.race.go_due_t_ns)))) is None
+    assert staged_photo(_armed_slap(3)) is None
+
+
+def test_a_photo_without_a_tie_or_without_a_false_start_is_not_the_one_the_demo_wants() -> None:
+    for name, wanted in (("clear", False), ("tie", False), ("false-start", False)):
+        kind, result, players = cases()[name]
+        assert shows_tie_and_false_start(scene_for(kind, result, players)) is wanted
+    both = race(RaceKind.SLAP, 5, [press(1, 200 * MS), press(2, 200 * MS), press(3, 250 * MS),
+                                   Press(4, GO - 100 * MS, "sim"), Release(4, GO - 50 * MS, "sim"),
+                                   press(4, 300 * MS)])
+    assert shows_tie_and_false_start(scene_for(RaceKind.SLAP, both, 5))
