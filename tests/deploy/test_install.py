@@ -174,3 +174,16 @@ def test_the_data_folder_is_the_kiosks_alone_and_the_pin_is_asked_for(tmp_path: 
     assert (tmp_path / "var/lib/cheating-moth").stat().st_mode & 0o777 == 0o750
     assert "cheating-moth staff-pin" in out
     assert "pin-hash" not in (tmp_path / "etc/cheating-moth/config.toml").read_text()
+
+
+def test_the_unit_lets_the_kiosk_write_its_data_and_read_its_pin_file(tmp_path: Path) -> None:
+    from game.app.pinfile import DEFAULT_PATH, pin_file_for
+
+    install(tmp_path)
+    lines = (tmp_path / "etc/systemd/system/cheating-moth.service").read_text().splitlines()
+    [start] = [x for x in lines if x.startswith("ExecStart=")]
+    words = start.split()
+    data, config = words[words.index("--data") + 1], words[words.index("--config") + 1]
+    assert f"ReadWritePaths={data}" in lines                 # ProtectSystem=strict: only there
+    assert pin_file_for(config) == DEFAULT_PATH              # where 'staff-pin' writes by default
+    assert Path(data) != DEFAULT_PATH.parent                 # the kiosk cannot rewrite its PIN
