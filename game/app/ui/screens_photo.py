@@ -94,14 +94,23 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
         photo_box = pygame.Rect(inner.x + board_w + p.px(12), inner.y,
                                 inner.width - board_w - p.px(12), inner.height)
     else:
-        # Under the board: the rows get what the photo (lanes of at least 40 px) leaves.
-        want = n * p.px(40) + cap_h + axis_h + (inset_h + gap if inset_h else 0)
+        # Under the board: the rows get what the photo (lanes of 40 px if it can) leaves; with
+        # no room even for 12 px lanes the photo is left out and the rows take its place.
         least = 2 * p.fonts.line_height(p.min_px) + p.px(4)   # two lines of the smallest text
-        rows_h = min(n * p.px(110), max(n * least, inner.height - want - gap), inner.height)
+        close = inset_h + gap if inset_h else 0
+        spare = inner.height - n * least - gap
+        if spare >= n * p.px(12) + cap_h + axis_h + close:
+            want = n * p.px(40) + cap_h + axis_h + close
+        else:
+            want = close if spare >= p.px(96) + gap else 0
+        rows_h = min(n * p.px(120), max(n * least, inner.height - want - gap), inner.height)
         rows_box = pygame.Rect(inner.x, inner.y, inner.width, rows_h)
         photo_box = pygame.Rect(inner.x, rows_box.bottom + gap, inner.width,
                                 max(0, inner.bottom - rows_box.bottom - gap))
-    row_h = min(rows_box.height // n, p.px(110))
+    row_h = min(rows_box.height // n, p.px(120))
+    if side:
+        # Few racers: the rows (and the lanes level with them) sit in the middle, not at the top.
+        rows_box.y += (rows_box.height - row_h * n) // 2
     rows = [pygame.Rect(rows_box.x, rows_box.y + i * row_h, rows_box.width, row_h) for i in range(n)]
     cols = _columns(p, board, rows[0], [_reading(p, e)[0] for e in board.entries])
     for entry, name, seat, row in zip(board.entries, names, seats, rows):
@@ -190,16 +199,19 @@ def _row(p: Painter, drawn: Drawn, kind: RaceKind, entry: Entry, name: str, seat
     pills = _pills(p, kind, entry)
     beside: _Pill | None = None
     beside_px = small
-    if entry.decisive and pills:
-        # "Eva SLOWEST" on the name's line when the name leaves room (the badge down to the
-        # smallest size, the name cut to a third of its box at worst); else first on line two.
-        keep = min(p.fonts.size(name, cols.big)[0], name_box.width // 3)
-        while beside_px > p.min_px and name_box.width - _pill_w(p, pills[0], beside_px) - pad < keep:
-            beside_px -= 1
-        width = _pill_w(p, pills[0], beside_px) + pad
-        if name_box.width - width >= keep:
-            beside = pills.pop(0)
-            name_box.width -= width
+    if entry.decisive and pills and _line_need(p, entry, pills, small) > line2.width:
+        # Line two is full (a slowest false starter): "Eva SLOWEST" on the name's line instead,
+        # the name at full size if it leaves room, else cut to a third of its box at worst.
+        name_w = p.fonts.size(name, cols.big)[0]
+        for keep in (name_w, min(name_w, name_box.width // 3)):
+            beside_px = small
+            while beside_px > p.min_px and name_box.width - _pill_w(p, pills[0], beside_px) - pad < keep:
+                beside_px -= 1
+            width = _pill_w(p, pills[0], beside_px) + pad
+            if name_box.width - width >= keep:
+                beside = pills.pop(0)
+                name_box.width -= width
+                break
     covered = _put(p, drawn, "name", name, name_box, big, colour, "left", cut=True)
     if beside is not None:
         _draw_pill(p, drawn, entry.player, beside, beside_px, covered.right + pad, name_box.y, top_h)
@@ -270,13 +282,12 @@ def _second_line(p: Painter, drawn: Drawn, entry: Entry, pills: list[_Pill], box
     false starter in French at 800×480): smaller text, then a false start's time to the whole
     ms, then no gap (both times are on the board), then the false start's time left off, rather
     than anything overlapping."""
-    note = "+" + localized(p, format_gap(entry.gap_ns)) if entry.gap_ns is not None else ""
+    note = _gap_note(p, entry)
     gap = p.px(6)
     cuts = ["shorter", "note", "shorter"]
     while True:
         note_w = p.fonts.size(note, size)[0] if note else 0
-        need = sum(_pill_w(p, pill, size) + gap for pill in pills) + note_w
-        if need <= box.width:
+        if _line_need(p, entry, pills, size, note) <= box.width:
             break
         if size > p.min_px:
             size -= 1
@@ -294,6 +305,17 @@ def _second_line(p: Painter, drawn: Drawn, entry: Entry, pills: list[_Pill], box
     x = box.x
     for pill in pills:
         x = _draw_pill(p, drawn, entry.player, pill, size, x, box.y, box.height) + gap
+
+
+def _gap_note(p: Painter, entry: Entry) -> str:
+    return "+" + localized(p, format_gap(entry.gap_ns)) if entry.gap_ns is not None else ""
+
+
+def _line_need(p: Painter, entry: Entry, pills: list[_Pill], size: int, note: str | None = None) -> int:
+    """The width line two needs for ``pills`` and the gap ``note`` (the entry's own if None)."""
+    note = _gap_note(p, entry) if note is None else note
+    badges = sum(_pill_w(p, pill, size) + p.px(6) for pill in pills)
+    return badges + (p.fonts.size(note, size)[0] if note else 0)
 
 
 def _reading(p: Painter, entry: Entry) -> tuple[str, RGB]:
