@@ -33,7 +33,7 @@ from ..judge import (
 )
 from ..judge_file import result_to_json
 from ..race import RaceKind
-from .options import fail
+from .options import SEED_MAX, fail, new_seed, seed_arg
 
 if TYPE_CHECKING:
     from firmware_host.boardlink.rig import BoardRig
@@ -286,8 +286,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, required=True, help=f"{MIN_PLAYERS} to {MAX_PLAYERS}")
     parser.add_argument("--active", type=int, default=0,
                         help="seat of the player who laid the card (default 0); a slap excludes it")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the fore-period and the simulated players (default: new, printed)")
+    parser.add_argument("--seed", type=seed_arg, default=None,
+                        help=f"seed of the fore-period and the simulated players, 0 to {SEED_MAX} "
+                             "(default: new, printed, and in --json as \"seed\")")
     parser.add_argument("--pins", metavar="FILE", default=None,
                         help=f"pin map for --input gpio (default {DEFAULT_PINMAP_PATH})")
     parser.add_argument("--timeout-ms", type=int, default=3000,
@@ -318,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
         fail("--port is only for --input board: drop it or use --input board")
     if args.board_time_scale is not None and args.input != "board":
         fail("--board-time-scale is only for --input board: drop it or use --input board")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = args.seed if args.seed is not None else new_seed()
     rng = random.Random(seed)  # the fore-period and the simulated players, never the global one
     sim_seed = rng.getrandbits(32)
     fore_period_ns = rng.randint(FORE_PERIOD_MIN_NS, FORE_PERIOD_MAX_NS)
@@ -347,7 +348,9 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         _write_record(Path(args.record), done)
     if args.json:
-        print(json.dumps(result_to_json(done.result), indent=2))
+        # The seed rides along (judge's own document has it too): a race worth a second look can
+        # be run again with --seed, chosen or not.
+        print(json.dumps({**result_to_json(done.result), "seed": seed}, indent=2))
     else:
         print(_text(done, args.input, fore_period_ns))
     return 0

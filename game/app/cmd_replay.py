@@ -33,6 +33,11 @@ def run(args: argparse.Namespace) -> int:
         fail(f"{args.file}: {exc} (replay stopped; {exc.commands} commands before it were applied)")
     except UnicodeDecodeError:
         fail(f"{args.file} is not UTF-8 text: a log is JSON lines")
+    if result.commands == 0:
+        # Nothing to re-apply is not a replay: an empty file (or one of blank lines) is most
+        # likely a log whose writer never got going, and "phase setup, round 0" would hide that.
+        fail(f"{args.file} holds no commands: a game log is JSON lines of commands and their events, "
+             "as 'cheating-moth play --log FILE' writes")
     if args.json:
         print(json.dumps(_summary(result.state, result.commands, result.events), indent=2))
     else:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
-from functools import partial
 
 from ..sim import GameReport, Policy, run_games, simulate_game
-from ..variants import Rules
-from .options import add_config, count_arg, players_arg, rules_from_args
+from .options import SEED_MAX, add_config, count_arg, players_arg, rules_from_args, seed_arg
+from .progress import Progress
 
 HELP = "simulate many games with bots and print statistics (turns, races, accusations, penalties, cards)"
 
@@ -17,16 +17,30 @@ HELP = "simulate many games with bots and print statistics (turns, races, accusa
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=players_arg, default=5, help="3 to 5 (default 5)")
     parser.add_argument("--games", type=count_arg, default=100, help="number of games (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--seed", type=seed_arg, default=0, help=f"seed of the run, 0 to {SEED_MAX} (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_config(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    play = partial(_play, rules=rules, policy=Policy())
+    progress = Progress(sys.stderr, args.games, "simulated games:")
+    policy = Policy()
+    played = 0
+
+    def play(players: int, seed: int) -> GameReport:
+        nonlocal played
+        try:
+            return simulate_game(players, seed, rules, policy)
+        finally:  # a game that fails its card check still counts as played
+            played += 1
+            progress.update(played)
+
     start = time.perf_counter()
-    summary = run_games(args.players, args.games, args.seed, play)
+    try:
+        summary = run_games(args.players, args.games, args.seed, play)
+    finally:
+        progress.finish()
     seconds = time.perf_counter() - start
     out = summary.to_json()
     out["rules"] = rules.variants()
@@ -37,10 +51,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_text(out)
     return 0 if summary.all_cards_conserved else 1
-
-
-def _play(players: int, seed: int, *, rules: Rules, policy: Policy) -> GameReport:
-    return simulate_game(players, seed, rules, policy)
 
 
 def _print_text(out: dict[str, object]) -> None:

@@ -13,7 +13,7 @@ from ..controller.resume import resume
 from ..errors import BadTableLog
 from ..narrate import describe, standings_table
 from ..sim.presses import T0_NS, resume_script
-from .options import add_config, fail, players_arg, rules_from_args
+from .options import SEED_MAX, add_config, fail, players_arg, rules_from_args, seed_arg
 from .tablelog import TableLog
 
 HELP = "play a whole game through the table controller with simulated players pressing buttons"
@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", choices=("sim",), default="sim",
                         help="sim: simulated players press the buttons (the only input without a screen)")
     parser.add_argument("--players", type=players_arg, default=4, help="3 to 5 (default 4)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
+    parser.add_argument("--seed", type=seed_arg, default=1, help=f"seed of the game, 0 to {SEED_MAX} (default 1)")
     parser.add_argument("--db", metavar="PATH",
                         help="SQLite log: every input is written before it takes effect; an "
                              "unfinished game in it is resumed")

@@ -34,6 +34,30 @@ def count_arg(text: str) -> int:
     return n
 
 
+#: Seeds every command takes: what a chosen seed is drawn from (``randrange(2**32)``), so a
+#: seed printed by one command can be given to any other, and folders named after a seed
+#: (``seed-N``) never read ``seed--5``.
+SEED_MAX = 2**32 - 1
+
+
+def seed_arg(text: str) -> int:
+    """argparse type for a seed (0 to SEED_MAX), the same for every command taking --seed."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed {text!r} is not a whole number: use 0 to {SEED_MAX}") from None
+    if not 0 <= n <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"seed {n} is out of range: use 0 to {SEED_MAX}")
+    return n
+
+
+def new_seed() -> int:
+    """A fresh seed from the system's entropy (never the global random), in seed_arg's range."""
+    import random
+
+    return random.SystemRandom().randrange(SEED_MAX + 1)
+
+
 def add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help="TOML file with [rules] variants and an optional [deck] spread")

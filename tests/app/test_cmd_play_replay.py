@@ -85,3 +85,29 @@ def test_unreadable_logs_exit_2(tmp_path: Path, content: bytes | None,
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert ("cannot read log" in err) if content is None else ("is not UTF-8 text" in err)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n  \n"], ids=["empty", "blank-lines"])
+def test_a_log_with_no_commands_is_refused(tmp_path: Path, content: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text(content, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(log)])
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"{log} holds no commands: a game log is JSON lines" in err and "play --log FILE" in err
+
+
+def test_a_log_cut_inside_a_line_is_refused_at_that_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "game.jsonl"
+    main(["play", "--seed", "8", "--log", str(log)])
+    capsys.readouterr()
+    text = log.read_text()
+    log.write_text(text[:text.index("\n", 400) - 5])  # the writer stopped in the middle of a record
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(log)])
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "replay stopped" in err

@@ -267,7 +267,17 @@ def test_record_can_be_judged_again(capsys: pytest.CaptureFixture[str], tmp_path
     record = tmp_path / "race.json"
     code, out, _ = cli(capsys, "--input", "sim", "--players", "4", "--seed", "8", "--json", "--record", str(record))
     assert code == 0
-    assert result_to_json(judge_document(json.loads(record.read_text(encoding="utf-8")))) == json.loads(out)
+    doc = json.loads(record.read_text(encoding="utf-8"))
+    assert {**result_to_json(judge_document(doc)), "seed": doc["seed"]} == json.loads(out)
+
+
+def test_json_names_the_seed_it_chose(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --seed the race draws one: --json carries it, and it runs the same race again."""
+    code, out, _ = cli(capsys, "--input", "sim", "--players", "4", "--json")
+    first = json.loads(out)
+    assert code == 0 and 0 <= first["seed"] < 2**32
+    code, out, _ = cli(capsys, "--input", "sim", "--players", "4", "--json", "--seed", str(first["seed"]))
+    assert code == 0 and json.loads(out) == first
 
 
 @pytest.mark.parametrize(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from game.app.cli import main
+from game.app.progress import Progress
 
 DOCUMENTED_KEYS = {
     "players", "games", "seed", "rounds", "turns_per_round", "races_per_round", "slaps_per_round",
@@ -77,3 +80,36 @@ def test_a_bad_config_exits_2_naming_the_value(tmp_path: Path, capsys: pytest.Ca
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "top-tie is 'coin': use one of 'shared-win', 'fewest-moths'" in err
+
+
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal, as a person running the command sees it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_run_shows_one_updating_progress_line_on_a_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["simulate", "--players", "3", "--games", "4", "--seed", "1", "--json"]) == 0
+    shown = terminal.getvalue()
+    assert shown.split("\r")[1:] == [f"simulated games: {n}/4 ({n * 25}%)" for n in range(1, 5)] + ["\x1b[K"]
+    assert "\n" not in shown  # one line, rewritten in place, and cleared at the end
+    assert json.loads(capsys.readouterr().out)["games"] == 4  # stdout stays the JSON alone
+
+
+def test_no_progress_line_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "3", "--games", "3", "--seed", "1", "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_redraws_only_at_each_whole_percent() -> None:
+    terminal = Terminal()
+    progress = Progress(terminal, 1000, "games:")
+    for done in range(1, 1001):
+        progress.update(done)
+    progress.finish()
+    assert terminal.getvalue().count("\r") == 102  # 0% to 100%, then the clearing
+    assert "\rgames: 1000/1000 (100%)" in terminal.getvalue()

@@ -5,11 +5,12 @@ same run gives the key screens for screenshots and tests."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ...controller import Stage, Step, Table, TableSettings, new_table, step
 from ...controller.inputs import Input
-from ...sim.presses import T0_NS, table_script
+from ...controller.resume import LoggedStep, resume
+from ...sim.presses import T0_NS, resume_script, table_script
 from .common import Scene
 from .observe import observe
 from .render import screen_of
@@ -26,14 +27,23 @@ KEY_SCREENS = ("attract", "settings", "join", "oldest", "deal", "play", "spider"
 class Demo:
     """One simulated game, stepped input by input."""
 
-    def __init__(self, players: int, seed: int, settings: TableSettings, lang: str = "en") -> None:
+    def __init__(self, players: int, seed: int, settings: TableSettings, lang: str = "en",
+                 logged: Sequence[LoggedStep] = ()) -> None:
+        """``logged``: the steps a table log already holds of this game, which is picked up after
+        them (raises BadTableLog if they are not this game's)."""
         self.players = players
         self.seed = seed
-        self.script = table_script(players, seed, settings)
-        self.table: Table = new_table(settings, seed, T0_NS)
         self.ui = UiState(lang=lang, input_name="sim")
-        self.next_input: Input | None = next(self.script)
         self.steps = 0
+        self.table: Table
+        self.next_input: Input | None
+        if logged:
+            self.table = resume(settings, seed, T0_NS, logged)
+            self.script, self.next_input = resume_script(players, seed, settings, logged)
+        else:
+            self.table = new_table(settings, seed, T0_NS)
+            self.script = table_script(players, seed, settings)
+            self.next_input = next(self.script)
 
     @property
     def done(self) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import pygame
 
@@ -18,6 +18,9 @@ from .common import Scene
 from .demo import KEY_SCREENS, Demo, key_scenes
 from .fonts import Fonts, fonts_for
 from .render import draw
+
+if TYPE_CHECKING:
+    from ..tablelog import TableLog
 
 #: Extra simulated games played (silently) for key screens the main game did not show.
 EXTRA_GAMES = 20
@@ -55,13 +58,29 @@ class Shooter:
 
 def run_demo(*, players: int, seed: int, settings: TableSettings, langs: Sequence[str],
              size: tuple[int, int], folder: Path, say: Callable[[str], None],
-             log: TextIO | None = None) -> Demo:
-    """Play one simulated game to the end; returns it (its table holds the standings)."""
+             log: TextIO | None = None, table_log: TableLog | None = None) -> Demo:
+    """Play one simulated game to the end; returns it (its table holds the standings).
+    ``log`` gets the game's commands and events as JSON lines; ``table_log`` every input, before
+    it takes effect, and the game it already holds is picked up where it stopped (raises
+    BadTableLog if those steps are not this game's)."""
     lang = langs[0]
+    logged = table_log.steps if table_log is not None else []
+    demo = Demo(players, seed, settings, lang, logged)
     shooter = Shooter(folder, langs, size)
-    demo = Demo(players, seed, settings, lang)
+    if table_log is not None and logged and demo.done:
+        say(f"The game in {table_log.path} is already over ({len(logged)} logged steps): its standings "
+            "follow; give another --db path for a new game.")
+    elif table_log is not None and logged:
+        say(f"Resumed the game in {table_log.path} after {len(logged)} logged steps (round {demo.table.game.round}).")
+    if log is not None:  # the JSON-lines log holds the whole game, its resumed part too
+        for entry in logged:
+            log.writelines(dumps(r) + "\n" for r in (*entry.commands, *entry.events))
     while not demo.done:
+        event = demo.next_input
         made = demo.step()
+        if table_log is not None:
+            assert event is not None
+            table_log.append(event, made)  # on disk before it is told or drawn
         if log is not None:
             log.writelines(dumps(c) + "\n" for c in made.commands)
             log.writelines(dumps(e) + "\n" for e in made.events)
