@@ -411,7 +411,12 @@ def _close_up(p: Painter, drawn: Drawn, board: Board, seats: list[int], box: pyg
     p.fill(theme.BG, box, radius=8)
     p.frame(theme.WARN, box, 2, radius=8)
     axis_h = p.fonts.line_height(p.px(20)) + p.px(4)
-    label, figure = p.t("ui_close_up"), "+" + localized(p, format_gap(gap))
+    margin = max(gap // 2, 10)
+    lo, hi = -margin, gap + margin
+    # The axis' unit goes in the caption, so its tick labels are bare numbers ("0 200 400"):
+    # with the unit on each, a narrow close-up had room for one label only.
+    unit, unit_name = (1, "ns") if hi - lo < 2_000 else (1_000, "µs")
+    label, figure = f"{p.t('ui_close_up')} · {unit_name}", "+" + localized(p, format_gap(gap))
     line_h = p.fonts.line_height(p.px(22))
     width = box.width - p.px(16)
     label_w = p.fonts.size(label, p.px(20))[0]
@@ -422,15 +427,12 @@ def _close_up(p: Painter, drawn: Drawn, board: Board, seats: list[int], box: pyg
     _put(p, drawn, "close-up", label, pygame.Rect(cap.x, cap.y, width, line_h), 20, theme.DIM, "left")
     figure_box = pygame.Rect(cap.x, cap.bottom - line_h, width, line_h)
     _put(p, drawn, "close-up gap", figure, figure_box, 22, theme.WARN, "right")
-    margin = max(gap // 2, 10)
-    lo, hi = -margin, gap + margin
-    unit, suffix = (1, " ns") if hi - lo < 2_000 else (1_000, " µs")
     r = p.px(9)
     lanes_box = pygame.Rect(box.x + p.px(8), cap.bottom, box.width - p.px(16),
                             box.bottom - cap.bottom - axis_h - p.px(4))
     track = lanes_box.inflate(-2 * (r + p.px(4)), 0)
     ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
-                       unit_ns=unit, gap_px=p.px(14), suffix=suffix,
+                       unit_ns=unit, gap_px=p.px(14),
                        point="," if p.lang in ("de", "fr", "es") else ".")
     for tick in ticks:
         pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, lanes_box.y),
