@@ -17,7 +17,8 @@ from game.app.ui.common import Scene, header
 from game.app.ui.paint import Painter
 from game.app.ui.photo_board import Board, board_of
 from game.app.ui.render import draw
-from game.app.ui.screens_photo import Drawn, photo_finish
+from game.app.ui.photo_drawn import Drawn
+from game.app.ui.screens_photo import photo_finish
 from game.app.ui.staged_race import shows_tie_and_false_start, staged_photo
 from game.app.ui.state import UiState
 from game.controller import TableSettings, new_table
@@ -85,6 +86,8 @@ def cases() -> dict[str, tuple[RaceKind, RaceResult, int]]:
                                                 press(2, 260 * MS)], resolution_ns=16), 3),
         # Nobody but one slapped in time: lost to the timeout, not to a gap.
         "timeout": (slap, race(slap, 3, [press(1, 350 * MS)]), 3),
+        # A cockroach nobody could match: no press at all, no place, no pair.
+        "nobody": (roach, race(roach, 4, []), 4),
     }
 
 

@@ -11,59 +11,27 @@ rectangles, so a press marker cannot cover a time (it did when the times sat ove
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import pygame
 
 from ...judge import RaceResult, format_gap, format_ms
-from ...i18n.lookup import decimal
 from ...race import RaceKind
 from . import theme
-from .axis import Tick, axis_ticks
 from .common import Scene
 from .paint import Painter
 from .photo_board import Board, Entry, board_of
+from .photo_drawn import Drawn, localized, put, r4
+from .photo_lanes import close_up, draw_lanes
 from .theme import RGB
 
 MS = 1_000_000
-#: The axis always shows at least this much after GO, so a lone quick press is not stretched
-#: across the whole photo as if it were slow.
-MIN_AXIS_NS = 100 * MS
-#: How far before GO the axis reaches for a false start, as a share of the time after GO; an
-#: earlier false start is drawn as an arrow at the left end (its time is on the board).
-EARLY_SHARE = 0.35
 #: The decisive racer's row: the loser of a slap on a dark red, the winner of a cockroach on a
 #: dark green (dark, so the seat colours and white figures on it stay readable).
 LOSER_ROW: RGB = (112, 34, 34)
 WINNER_ROW: RGB = (26, 96, 52)
 #: Below this width (in 480-px units) the photo goes under the board instead of beside it.
 SIDE_BY_SIDE_MIN = 640
-
-Rect4 = tuple[int, int, int, int]
-
-
-@dataclass(slots=True)
-class Drawn:
-    """Where the photo finish put things, as the Painter covered them (tests read these)."""
-
-    texts: list[tuple[str, str, Rect4]] = field(default_factory=list)     # (role, text, rect)
-    badges: list[tuple[int, str, Rect4]] = field(default_factory=list)    # (player, key, pill)
-    axis_labels: list[tuple[str, Rect4]] = field(default_factory=list)    # main axis
-    inset_labels: list[tuple[str, Rect4]] = field(default_factory=list)
-    inset: Rect4 | None = None
-    framed: tuple[int, ...] = ()                                          # the deciding pair
-    rows: list[tuple[int, Rect4]] = field(default_factory=list)           # (player, row)
-    lanes: list[tuple[int, Rect4]] = field(default_factory=list)          # (player, lane)
-    photo: Rect4 | None = None
-
-
-def _r4(r: pygame.Rect) -> Rect4:
-    return (r.x, r.y, r.width, r.height)
-
-
-def localized(p: Painter, figure: str) -> str:
-    """A figure with the language's decimal mark, never broken across lines."""
-    return decimal(p.lang, figure).replace(" ", "\u00a0")
 
 
 def place_text(p: Painter, place: int) -> str:
@@ -119,14 +87,14 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
         pair_box = rows[board.pair[0]].union(rows[board.pair[1]])
         p.frame(theme.WARN, pair_box.inflate(-p.px(2), 0), 3, radius=10)
         drawn.framed = tuple(board.entries[i].player for i in board.pair)
-    drawn.rows = [(e.player, _r4(r)) for e, r in zip(board.entries, rows)]
+    drawn.rows = [(e.player, r4(r)) for e, r in zip(board.entries, rows)]
     if side and not inset_h:
         # Beside the board, each lane level with its racer's row; the axis' unit under the board.
         lanes = [pygame.Rect(photo_box.x, r.y, photo_box.width, r.height) for r in rows]
         lanes_box = pygame.Rect(photo_box.x, rows_box.y, photo_box.width, row_h * n)
         caption = pygame.Rect(rows_box.x, lanes_box.bottom, rows_box.width - gap, axis_h)
-        drawn.photo = _r4(photo_box)
-        _photo(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
+        drawn.photo = r4(photo_box)
+        draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
         return drawn
     top = photo_box.y
     room = photo_box.height - cap_h - axis_h - (inset_h + gap if inset_h else 0)
@@ -136,15 +104,15 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
         lanes_box = pygame.Rect(photo_box.x, caption.bottom, photo_box.width, lane_h * n)
         lanes = [pygame.Rect(lanes_box.x, lanes_box.y + i * lane_h, lanes_box.width, lane_h)
                  for i in range(n)]
-        drawn.photo = _r4(photo_box)
-        _photo(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
+        drawn.photo = r4(photo_box)
+        draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
         top = lanes_box.bottom + axis_h + gap
     # else a short, narrow box (the strip beside the cockroach's card console with five racers
     # at 800×480): the board says it all, a squashed photo would not be read. The close-up,
     # when there is one, is what the race turned on, so it keeps what room there is.
     if inset_h and photo_box.bottom - top >= p.px(96):
         inset = pygame.Rect(photo_box.x, top, photo_box.width, min(inset_h, photo_box.bottom - top))
-        _close_up(p, drawn, board, seats, inset)
+        close_up(p, drawn, board, seats, inset)
     return drawn
 
 
@@ -194,7 +162,7 @@ def _row(p: Painter, drawn: Drawn, kind: RaceKind, entry: Entry, name: str, seat
     time_box = pygame.Rect(inner.right - cols.time_w, inner.y, cols.time_w, top_h)
     line2 = pygame.Rect(name_box.x, inner.y + top_h, inner.right - name_box.x, inner.height - top_h)
     if entry.place is not None:
-        _put(p, drawn, "place", place_text(p, entry.place), place_box, big, theme.TEXT, "left")
+        put(p, drawn, "place", place_text(p, entry.place), place_box, big, theme.TEXT, "left")
     pygame.draw.rect(p.surface, colour, bar, border_radius=p.px(3))
     pills = _pills(p, kind, entry)
     beside: _Pill | None = None
@@ -212,11 +180,11 @@ def _row(p: Painter, drawn: Drawn, kind: RaceKind, entry: Entry, name: str, seat
                 beside = pills.pop(0)
                 name_box.width -= width
                 break
-    covered = _put(p, drawn, "name", name, name_box, big, colour, "left", cut=True)
+    covered = put(p, drawn, "name", name, name_box, big, colour, "left", cut=True)
     if beside is not None:
         _draw_pill(p, drawn, entry.player, beside, beside_px, covered.right + pad, name_box.y, top_h)
     reading, ink = _reading(p, entry)
-    _put(p, drawn, "time", reading, time_box, big, ink, "right")
+    put(p, drawn, "time", reading, time_box, big, ink, "right")
     _second_line(p, drawn, entry, pills, line2, small)
 
 
@@ -272,7 +240,7 @@ def _draw_pill(p: Painter, drawn: Drawn, player: int, pill: _Pill, size: int, x:
     box = pygame.Rect(x, y + (height - pill_h) // 2, _pill_w(p, pill, size), pill_h)
     p.fill(pill.fill, box, radius=pill_h // 2)
     p.text(pill.text, box, size / p.scale, pill.ink, wrap=False, min_px=size / p.scale)
-    drawn.badges.append((player, pill.key, _r4(box)))
+    drawn.badges.append((player, pill.key, r4(box)))
     return box.right
 
 
@@ -300,7 +268,7 @@ def _second_line(p: Painter, drawn: Drawn, entry: Entry, pills: list[_Pill], box
             break
     if note:
         ink = theme.TEXT if entry.tie or entry.decisive else theme.DIM
-        _put(p, drawn, "note", note, pygame.Rect(box.right - note_w, box.y, note_w, box.height),
+        put(p, drawn, "note", note, pygame.Rect(box.right - note_w, box.y, note_w, box.height),
              size / p.scale, ink, "right")
     x = box.x
     for pill in pills:
@@ -325,135 +293,6 @@ def _reading(p: Painter, entry: Entry) -> tuple[str, RGB]:
     return "—", theme.DIM
 
 
-# -- the photo -----------------------------------------------------------------------------
-
-def _photo(p: Painter, drawn: Drawn, board: Board, seats: list[int], lanes_box: pygame.Rect,
-           lanes: list[pygame.Rect], axis_h: int, caption: pygame.Rect) -> None:
-    go = board.go_t_ns
-    late = [e.reaction_ns for e in board.entries if e.reaction_ns is not None]
-    hi = max([MIN_AXIS_NS, *late])
-    early = [e.early_ns for e in board.entries if e.early_ns is not None and not e.held_at_go]
-    lo = -min(max(early), int(hi * EARLY_SHARE)) if early else 0
-    r = max(p.px(5), min(p.px(12), (lanes[0].height if lanes else 0) // 3))
-    track = pygame.Rect(lanes_box.x + r + p.px(6), lanes_box.y, lanes_box.width - 2 * (r + p.px(6)),
-                        lanes_box.height)
-    span = hi - lo
-    # Margins so the first and last presses are not on the frame.
-    lo -= span // 25
-    hi += span // 25
-    span = hi - lo
-
-    def x_of(ns: int) -> int:
-        return track.x + (ns - lo) * track.width // span
-
-    p.fill(theme.BG, lanes_box.inflate(0, p.px(2)), radius=8)
-    ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
-                       unit_ns=MS, gap_px=p.px(14), point="," if p.lang in ("de", "fr", "es") else ".")
-    axis_y = lanes_box.bottom
-    for tick in ticks:
-        pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, lanes_box.y),
-                         (track.x + tick.x, axis_y), 1)
-    pygame.draw.line(p.surface, theme.DIM, (lanes_box.x, axis_y), (lanes_box.right, axis_y),
-                     max(1, p.px(2)))
-    _labels(p, drawn.axis_labels, ticks, track.x, pygame.Rect(track.x, axis_y + p.px(2), track.width,
-                                                              axis_h - p.px(2)))
-    go_x = x_of(0)
-    pygame.draw.line(p.surface, theme.GO_GREEN, (go_x, lanes_box.y), (go_x, axis_y), max(2, p.px(3)))
-    _put(p, drawn, "axis", p.t("ui_axis"), caption, 20, theme.DIM, "right")
-    xs: dict[int, int] = {}
-    for i, (entry, seat, lane) in enumerate(zip(board.entries, seats, lanes)):
-        colour = theme.seat_colour(seat)
-        mid = lane.centery
-        drawn.lanes.append((entry.player, _r4(lane)))
-        if entry.early_ns is not None and not entry.held_at_go:
-            fx = x_of(-entry.early_ns)
-            if fx < track.x:
-                _arrow_left(p, (track.x, mid), r)
-            else:
-                _cross(p, (fx, mid), r)
-        elif entry.held_at_go:
-            _cross(p, (go_x, mid), r)
-        if entry.reaction_ns is None or go is None:
-            continue
-        x = x_of(entry.reaction_ns)
-        xs[i] = x
-        if entry.voided:
-            pygame.draw.circle(p.surface, theme.DIM, (x, mid), r, max(2, p.px(3)))
-            continue
-        pygame.draw.line(p.surface, colour, (go_x, mid), (x, mid), max(3, r // 2))
-        pygame.draw.circle(p.surface, colour, (x, mid), r)
-        pygame.draw.circle(p.surface, theme.BLACK, (x, mid), r, max(1, p.px(2)))
-    if board.pair is not None and all(i in xs for i in board.pair):
-        a, b = (xs[i] for i in board.pair)
-        la, lb = (lanes[i] for i in board.pair)
-        frame = pygame.Rect(min(a, b) - r - p.px(4), min(la.y, lb.y) + p.px(2),
-                            abs(b - a) + 2 * r + p.px(8), la.height + lb.height - p.px(4))
-        p.frame(theme.WARN, frame, 3, radius=8)
-
-
-def _labels(p: Painter, into: list[tuple[str, Rect4]], ticks: tuple[Tick, ...], x0: int,
-            row: pygame.Rect) -> None:
-    for tick in ticks:
-        if tick.label is None:
-            continue
-        box = pygame.Rect(x0 + tick.left, row.y, tick.right - tick.left, row.height)
-        covered = p.text(tick.label, box, 20, theme.DIM, wrap=False, min_px=20)
-        into.append((tick.label, _r4(covered)))
-
-
-def _close_up(p: Painter, drawn: Drawn, board: Board, seats: list[int], box: pygame.Rect) -> None:
-    """The deciding pair magnified: their gap (down to one 16 ns board tick) in ns or µs."""
-    assert board.pair is not None
-    first, second = (board.entries[i] for i in board.pair)
-    assert first.t_ns is not None and second.t_ns is not None
-    gap = second.t_ns - first.t_ns
-    drawn.inset = _r4(box)
-    p.fill(theme.BG, box, radius=8)
-    p.frame(theme.WARN, box, 2, radius=8)
-    axis_h = p.fonts.line_height(p.px(20)) + p.px(4)
-    margin = max(gap // 2, 10)
-    lo, hi = -margin, gap + margin
-    # The axis' unit goes in the caption, so its tick labels are bare numbers ("0 200 400"):
-    # with the unit on each, a narrow close-up had room for one label only.
-    unit, unit_name = (1, "ns") if hi - lo < 2_000 else (1_000, "µs")
-    label, figure = f"{p.t('ui_close_up')} · {unit_name}", "+" + localized(p, format_gap(gap))
-    line_h = p.fonts.line_height(p.px(22))
-    width = box.width - p.px(16)
-    label_w = p.fonts.size(label, p.px(20))[0]
-    figure_w = p.fonts.size(figure, p.px(22))[0]
-    # The caption and the gap on one line, or (a narrow photo in German) on two.
-    one_line = label_w + p.px(12) + figure_w <= width
-    cap = pygame.Rect(box.x + p.px(8), box.y + p.px(2), width, line_h * (1 if one_line else 2))
-    _put(p, drawn, "close-up", label, pygame.Rect(cap.x, cap.y, width, line_h), 20, theme.DIM, "left")
-    figure_box = pygame.Rect(cap.x, cap.bottom - line_h, width, line_h)
-    _put(p, drawn, "close-up gap", figure, figure_box, 22, theme.WARN, "right")
-    r = p.px(9)
-    lanes_box = pygame.Rect(box.x + p.px(8), cap.bottom, box.width - p.px(16),
-                            box.bottom - cap.bottom - axis_h - p.px(4))
-    track = lanes_box.inflate(-2 * (r + p.px(4)), 0)
-    ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
-                       unit_ns=unit, gap_px=p.px(14),
-                       point="," if p.lang in ("de", "fr", "es") else ".")
-    for tick in ticks:
-        pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, lanes_box.y),
-                         (track.x + tick.x, lanes_box.bottom), 1)
-    pygame.draw.line(p.surface, theme.DIM, (lanes_box.x, lanes_box.bottom), (lanes_box.right, lanes_box.bottom),
-                     max(1, p.px(2)))
-    _labels(p, drawn.inset_labels, ticks, track.x,
-            pygame.Rect(track.x, lanes_box.bottom + p.px(2), track.width, axis_h))
-    lane_h = lanes_box.height // 2
-    for k, entry in enumerate((first, second)):
-        seat = seats[board.pair[k]]
-        assert entry.t_ns is not None
-        x = track.x + (entry.t_ns - first.t_ns - lo) * track.width // (hi - lo)
-        mid = lanes_box.y + k * lane_h + lane_h // 2
-        pygame.draw.line(p.surface, theme.seat_colour(seat), (lanes_box.x, mid), (x, mid), max(3, r // 2))
-        pygame.draw.circle(p.surface, theme.seat_colour(seat), (x, mid), r)
-        pygame.draw.circle(p.surface, theme.BLACK, (x, mid), r, max(1, p.px(2)))
-
-
-# -- small pieces --------------------------------------------------------------------------
-
 def _px_for(p: Painter, height: int, cap: float) -> float:
     """The text size (in 480-px units) whose line fits ``height``: at most ``cap``, never below
     the minimum text size."""
@@ -461,44 +300,3 @@ def _px_for(p: Painter, height: int, cap: float) -> float:
     while size > p.min_px and p.fonts.line_height(size) > height:
         size -= 1
     return size / p.scale
-
-
-def _put(p: Painter, drawn: Drawn, role: str, content: str, box: pygame.Rect, px: float,
-         colour: RGB, align: str, *, cut: bool = False, valign: str = "center") -> pygame.Rect:
-    """One line of text; ``cut``: too long even at the smallest size, it ends in "…" (a name)."""
-    shown = content
-    if cut:
-        size = p.px(px)
-        while size > p.min_px and p.fonts.size(shown, size)[0] > box.width:
-            size -= 1
-        if p.fonts.size(shown, size)[0] > box.width:
-            while shown and p.fonts.size(shown + "…", size)[0] > box.width:
-                shown = shown[:-1]
-            shown = shown.rstrip() + "…"
-        px = size / p.scale
-    # Drawn into a box as wide as the text, so the rectangle the Painter reports is the text's
-    # own (it reports from the box's left edge, which for right-aligned text is far too wide).
-    _, size, fits = p.layout_text(shown, box, p.px(px), wrap=False)
-    if fits:
-        w = min(box.width, p.fonts.size(shown, size)[0])
-        x = box.x if align == "left" else box.right - w if align == "right" else box.centerx - w // 2
-        box = pygame.Rect(x, box.y, w, box.height)
-        px = size / p.scale
-    covered = p.text(shown, box, px, colour, align=align, valign=valign, wrap=False)
-    drawn.texts.append((role, shown, _r4(covered)))
-    return covered
-
-
-def _cross(p: Painter, centre: tuple[int, int], r: int) -> None:
-    """A false start: a red cross where the button went down."""
-    x, y = centre
-    w = max(3, r // 2)
-    pygame.draw.line(p.surface, theme.BAD, (x - r, y - r), (x + r, y + r), w)
-    pygame.draw.line(p.surface, theme.BAD, (x - r, y + r), (x + r, y - r), w)
-
-
-def _arrow_left(p: Painter, tip: tuple[int, int], r: int) -> None:
-    """A false start earlier than the axis reaches: a red arrow pointing off its left end."""
-    x, y = tip
-    pygame.draw.polygon(p.surface, theme.BAD, [(x - r, y), (x + r, y - r), (x + r, y + r)])
-

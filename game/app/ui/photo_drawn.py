@@ -1,0 +1,65 @@
+"""What the photo finish drew, where (the rectangles the Painter covered, which the tests
+read), and the one-line text it draws with: a box as wide as the text, so the rectangle is the
+text's own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from ...i18n.lookup import decimal
+from .paint import Painter
+from .theme import RGB
+
+Rect4 = tuple[int, int, int, int]
+
+
+@dataclass(slots=True)
+class Drawn:
+    """Where the photo finish put things, as the Painter covered them (tests read these)."""
+
+    texts: list[tuple[str, str, Rect4]] = field(default_factory=list)     # (role, text, rect)
+    badges: list[tuple[int, str, Rect4]] = field(default_factory=list)    # (player, key, pill)
+    axis_labels: list[tuple[str, Rect4]] = field(default_factory=list)    # main axis
+    inset_labels: list[tuple[str, Rect4]] = field(default_factory=list)
+    inset: Rect4 | None = None
+    framed: tuple[int, ...] = ()                                          # the deciding pair
+    rows: list[tuple[int, Rect4]] = field(default_factory=list)           # (player, row)
+    lanes: list[tuple[int, Rect4]] = field(default_factory=list)          # (player, lane)
+    photo: Rect4 | None = None
+
+
+def r4(r: pygame.Rect) -> Rect4:
+    return (r.x, r.y, r.width, r.height)
+
+
+def localized(p: Painter, figure: str) -> str:
+    """A figure with the language's decimal mark, never broken across lines."""
+    return decimal(p.lang, figure).replace(" ", "\u00a0")
+
+
+def put(p: Painter, drawn: Drawn, role: str, content: str, box: pygame.Rect, px: float,
+        colour: RGB, align: str, *, cut: bool = False, valign: str = "center") -> pygame.Rect:
+    """One line of text; ``cut``: too long even at the smallest size, it ends in "…" (a name)."""
+    shown = content
+    if cut:
+        size = p.px(px)
+        while size > p.min_px and p.fonts.size(shown, size)[0] > box.width:
+            size -= 1
+        if p.fonts.size(shown, size)[0] > box.width:
+            while shown and p.fonts.size(shown + "…", size)[0] > box.width:
+                shown = shown[:-1]
+            shown = shown.rstrip() + "…"
+        px = size / p.scale
+    # Drawn into a box as wide as the text, so the rectangle the Painter reports is the text's
+    # own (it reports from the box's left edge, which for right-aligned text is far too wide).
+    _, size, fits = p.layout_text(shown, box, p.px(px), wrap=False)
+    if fits:
+        w = min(box.width, p.fonts.size(shown, size)[0])
+        x = box.x if align == "left" else box.right - w if align == "right" else box.centerx - w // 2
+        box = pygame.Rect(x, box.y, w, box.height)
+        px = size / p.scale
+    covered = p.text(shown, box, px, colour, align=align, valign=valign, wrap=False)
+    drawn.texts.append((role, shown, r4(covered)))
+    return covered
