@@ -139,6 +139,11 @@ def test_a_guard_who_held_the_guard_bug_all_round_gets_no_toggle() -> None:
     assert "That was my last card" in [t for t, _ in frame.texts]  # shown greyed, not hidden
     caught_guard = dataclasses.replace(guard_turn, game=dataclasses.replace(guard_turn.game, guard_changed=True))
     assert len(_toggles(_draw(caught_guard, UiState()))) == 1
+    con = Console(UiState(), lambda: NOW, "sim")
+    con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k), Frame("none", (), (), ()), guard_turn)
+    assert not con.ui.last_card  # nor by the keyboard
+    con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k), Frame("none", (), (), ()), caught_guard)
+    assert con.ui.last_card
 
 
 def test_no_toggle_during_a_spiders_gift() -> None:

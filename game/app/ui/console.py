@@ -278,7 +278,11 @@ class Console:
         elif k == "out_menu":
             ui.out_menu = not ui.out_menu
         elif k == "last_card":
-            ui.last_card = not ui.last_card and table.stage is Stage.PLAY
+            g = table.game
+            # Only on a turn, and never for a guard who has held the Guard Bug all round (the
+            # screen greys the button out): they cannot have cheated, so their count tells.
+            usable = table.stage is Stage.PLAY and not (g.active == g.guard and not g.guard_changed)
+            ui.last_card = not ui.last_card and usable
         elif k == "penalty_add" and isinstance(v, tuple):
             player, field, delta = v
             form = ui.form(player)
