@@ -291,6 +291,19 @@ def check_layout(p: Painter, drawn: Drawn, surface: pygame.Surface, name: str) -
         for _, lane in drawn.lanes:
             assert photo.contains(_rect(lane)) and not any(
                 row.colliderect(_rect(lane)) for row in rows.values()), where
+    # Every press is marked in its own lane (in the close-up: inside it), and no mark covers
+    # a text or a badge (on the old photo finish the dots covered the times).
+    lanes = {player: _rect(r) for player, r in drawn.lanes}
+    for player, what, r in drawn.marks:
+        mark = _rect(r)
+        home = _rect(drawn.inset) if what == "close-up" and drawn.inset else lanes[player]
+        assert home.contains(mark), (where, player, what, mark, home)
+        assert not any(mark.colliderect(box) for _, _, box in boxes), (where, player, what)
+    pressed = {e.player for e in b.entries if e.reaction_ns is not None}
+    if drawn.photo is not None:
+        assert {pl for pl, what, _ in drawn.marks if what in ("press", "voided")} == pressed, where
+        fouls = {e.player for e in b.entries if e.early_ns is not None or e.held_at_go}
+        assert {pl for pl, what, _ in drawn.marks if what == "false start"} == fouls, where
     # The deciding pair is framed; the close-up is there exactly when its gap is under 1 ms.
     assert drawn.framed == (tuple(b.entries[i].player for i in b.pair) if b.pair else ())
     if drawn.inset is not None:

@@ -27,6 +27,7 @@ class Drawn:
     framed: tuple[int, ...] = ()                                          # the deciding pair
     rows: list[tuple[int, Rect4]] = field(default_factory=list)           # (player, row)
     lanes: list[tuple[int, Rect4]] = field(default_factory=list)          # (player, lane)
+    marks: list[tuple[int, str, Rect4]] = field(default_factory=list)     # (player, what, where)
     photo: Rect4 | None = None
 
 

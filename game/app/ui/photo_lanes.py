@@ -65,22 +65,22 @@ def draw_lanes(p: Painter, drawn: Drawn, board: Board, seats: list[int], lanes_b
         drawn.lanes.append((entry.player, r4(lane)))
         if entry.early_ns is not None and not entry.held_at_go:
             fx = x_of(-entry.early_ns)
-            if fx < track.x:
-                _arrow_left(p, (track.x, mid), r)
-            else:
-                _cross(p, (fx, mid), r)
+            mark = _arrow_left(p, (track.x, mid), r) if fx < track.x else _cross(p, (fx, mid), r)
+            drawn.marks.append((entry.player, "false start", r4(mark)))
         elif entry.held_at_go:
-            _cross(p, (go_x, mid), r)
+            drawn.marks.append((entry.player, "false start", r4(_cross(p, (go_x, mid), r))))
         if entry.reaction_ns is None or go is None:
             continue
         x = x_of(entry.reaction_ns)
         xs[i] = x
         if entry.voided:
-            pygame.draw.circle(p.surface, theme.DIM, (x, mid), r, max(2, p.px(3)))
+            ring = pygame.draw.circle(p.surface, theme.DIM, (x, mid), r, max(2, p.px(3)))
+            drawn.marks.append((entry.player, "voided", r4(ring)))
             continue
         pygame.draw.line(p.surface, colour, (go_x, mid), (x, mid), max(3, r // 2))
-        pygame.draw.circle(p.surface, colour, (x, mid), r)
+        dot = pygame.draw.circle(p.surface, colour, (x, mid), r)
         pygame.draw.circle(p.surface, theme.BLACK, (x, mid), r, max(1, p.px(2)))
+        drawn.marks.append((entry.player, "press", r4(dot)))
     if board.pair is not None and all(i in xs for i in board.pair):
         a, b = (xs[i] for i in board.pair)
         la, lb = (lanes[i] for i in board.pair)
@@ -146,19 +146,20 @@ def close_up(p: Painter, drawn: Drawn, board: Board, seats: list[int], box: pyga
         x = track.x + (entry.t_ns - first.t_ns - lo) * track.width // (hi - lo)
         mid = lanes_box.y + k * lane_h + lane_h // 2
         pygame.draw.line(p.surface, theme.seat_colour(seat), (lanes_box.x, mid), (x, mid), max(3, r // 2))
-        pygame.draw.circle(p.surface, theme.seat_colour(seat), (x, mid), r)
+        dot = pygame.draw.circle(p.surface, theme.seat_colour(seat), (x, mid), r)
         pygame.draw.circle(p.surface, theme.BLACK, (x, mid), r, max(1, p.px(2)))
+        drawn.marks.append((entry.player, "close-up", r4(dot)))
 
 
-def _cross(p: Painter, centre: tuple[int, int], r: int) -> None:
+def _cross(p: Painter, centre: tuple[int, int], r: int) -> pygame.Rect:
     """A false start: a red cross where the button went down."""
     x, y = centre
     w = max(3, r // 2)
-    pygame.draw.line(p.surface, theme.BAD, (x - r, y - r), (x + r, y + r), w)
-    pygame.draw.line(p.surface, theme.BAD, (x - r, y + r), (x + r, y - r), w)
+    one = pygame.draw.line(p.surface, theme.BAD, (x - r, y - r), (x + r, y + r), w)
+    return one.union(pygame.draw.line(p.surface, theme.BAD, (x - r, y + r), (x + r, y - r), w))
 
 
-def _arrow_left(p: Painter, tip: tuple[int, int], r: int) -> None:
+def _arrow_left(p: Painter, tip: tuple[int, int], r: int) -> pygame.Rect:
     """A false start earlier than the axis reaches: a red arrow pointing off its left end."""
     x, y = tip
-    pygame.draw.polygon(p.surface, theme.BAD, [(x - r, y), (x + r, y - r), (x + r, y + r)])
+    return pygame.draw.polygon(p.surface, theme.BAD, [(x - r, y), (x + r, y - r), (x + r, y + r)])
