@@ -32,6 +32,8 @@ LOSER_ROW: RGB = (112, 34, 34)
 WINNER_ROW: RGB = (26, 96, 52)
 #: Below this width (in 480-px units) the photo goes under the board instead of beside it.
 SIDE_BY_SIDE_MIN = 640
+#: The thinnest lane worth drawing (480-px units): its dot is still a dot at 1.5 m.
+LANE_MIN = 18
 
 
 def place_text(p: Painter, place: int) -> str:
@@ -62,16 +64,21 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
         photo_box = pygame.Rect(inner.x + board_w + p.px(12), inner.y,
                                 inner.width - board_w - p.px(12), inner.height)
     else:
-        # Under the board: the rows get what the photo (lanes of 40 px if it can) leaves; with
-        # no room even for 12 px lanes the photo is left out and the rows take its place.
+        # Under the board. Room goes first to rows of two readable lines and lanes of the
+        # thinnest kind, then to rows up to 72 px, lanes up to 40 px, rows up to 120 px. With
+        # no room even for the thinnest lanes the photo is left out (the close-up kept if it
+        # fits) and the rows take its place.
         least = 2 * p.fonts.line_height(p.min_px) + p.px(4)   # two lines of the smallest text
         close = inset_h + gap if inset_h else 0
-        spare = inner.height - n * least - gap
-        if spare >= n * p.px(12) + cap_h + axis_h + close:
-            want = n * p.px(40) + cap_h + axis_h + close
+        budget = inner.height - gap - cap_h - axis_h - close
+        if budget - n * least >= n * p.px(LANE_MIN):
+            rows_h = max(n * least, min(budget - n * p.px(LANE_MIN), n * p.px(72)))
+            lanes_h = min(budget - rows_h, n * p.px(40))
+            rows_h = min(budget - lanes_h, n * p.px(120))
         else:
-            want = close if spare >= p.px(96) + gap else 0
-        rows_h = min(n * p.px(120), max(n * least, inner.height - want - gap), inner.height)
+            spare = inner.height - n * least - gap
+            rows_h = inner.height - (close if spare >= p.px(96) + gap else 0) - gap
+            rows_h = min(n * p.px(120), max(n * least, rows_h), inner.height)
         rows_box = pygame.Rect(inner.x, inner.y, inner.width, rows_h)
         photo_box = pygame.Rect(inner.x, rows_box.bottom + gap, inner.width,
                                 max(0, inner.bottom - rows_box.bottom - gap))
@@ -98,7 +105,7 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
         return drawn
     top = photo_box.y
     room = photo_box.height - cap_h - axis_h - (inset_h + gap if inset_h else 0)
-    if room >= n * p.px(12):
+    if room >= n * p.px(LANE_MIN):
         lane_h = room // n
         caption = pygame.Rect(photo_box.x, photo_box.y, photo_box.width - gap, cap_h)
         lanes_box = pygame.Rect(photo_box.x, caption.bottom, photo_box.width, lane_h * n)
