@@ -15,20 +15,41 @@ from .theme import RGB
 Rect4 = tuple[int, int, int, int]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Drawn:
     """Where the photo finish put things, as the Painter covered them (tests read these)."""
 
-    texts: list[tuple[str, str, Rect4]] = field(default_factory=list)     # (role, text, rect)
-    badges: list[tuple[int, str, Rect4]] = field(default_factory=list)    # (player, key, pill)
-    axis_labels: list[tuple[str, Rect4]] = field(default_factory=list)    # main axis
+    texts: tuple[tuple[str, str, Rect4], ...] = ()      # (role, text, rect)
+    badges: tuple[tuple[int, str, Rect4], ...] = ()     # (player, catalog key, pill)
+    axis_labels: tuple[tuple[str, Rect4], ...] = ()     # the main axis
+    inset_labels: tuple[tuple[str, Rect4], ...] = ()    # the close-up's axis
+    inset: Rect4 | None = None                          # the close-up
+    framed: tuple[int, ...] = ()                        # the deciding pair's players
+    rows: tuple[tuple[int, Rect4], ...] = ()            # (player, row on the board)
+    lanes: tuple[tuple[int, Rect4], ...] = ()           # (player, lane in the photo)
+    marks: tuple[tuple[int, str, Rect4], ...] = ()      # (player, what, where): dots, crosses
+    photo: Rect4 | None = None                          # lanes and axis (None: left out)
+
+
+@dataclass(slots=True)
+class Sheet:
+    """:class:`Drawn` being filled in while one photo finish is drawn."""
+
+    texts: list[tuple[str, str, Rect4]] = field(default_factory=list)
+    badges: list[tuple[int, str, Rect4]] = field(default_factory=list)
+    axis_labels: list[tuple[str, Rect4]] = field(default_factory=list)
     inset_labels: list[tuple[str, Rect4]] = field(default_factory=list)
     inset: Rect4 | None = None
-    framed: tuple[int, ...] = ()                                          # the deciding pair
-    rows: list[tuple[int, Rect4]] = field(default_factory=list)           # (player, row)
-    lanes: list[tuple[int, Rect4]] = field(default_factory=list)          # (player, lane)
-    marks: list[tuple[int, str, Rect4]] = field(default_factory=list)     # (player, what, where)
+    framed: tuple[int, ...] = ()
+    rows: list[tuple[int, Rect4]] = field(default_factory=list)
+    lanes: list[tuple[int, Rect4]] = field(default_factory=list)
+    marks: list[tuple[int, str, Rect4]] = field(default_factory=list)
     photo: Rect4 | None = None
+
+    def done(self) -> Drawn:
+        return Drawn(tuple(self.texts), tuple(self.badges), tuple(self.axis_labels),
+                     tuple(self.inset_labels), self.inset, self.framed, tuple(self.rows),
+                     tuple(self.lanes), tuple(self.marks), self.photo)
 
 
 def r4(r: pygame.Rect) -> Rect4:
@@ -40,7 +61,7 @@ def localized(p: Painter, figure: str) -> str:
     return decimal(p.lang, figure).replace(" ", "\u00a0")
 
 
-def put(p: Painter, drawn: Drawn, role: str, content: str, box: pygame.Rect, px: float,
+def put(p: Painter, drawn: Sheet, role: str, content: str, box: pygame.Rect, px: float,
         colour: RGB, align: str, *, cut: bool = False, valign: str = "center") -> pygame.Rect:
     """One line of text; ``cut``: too long even at the smallest size, it ends in "…" (a name)."""
     shown = content

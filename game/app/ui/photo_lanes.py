@@ -12,7 +12,7 @@ from . import theme
 from .axis import Tick, axis_ticks
 from .paint import Painter
 from .photo_board import Board
-from .photo_drawn import Drawn, Rect4, localized, put, r4
+from .photo_drawn import Rect4, Sheet, localized, put, r4
 
 MS = 1_000_000
 #: The axis always shows at least this much after GO, so a lone quick press is not stretched
@@ -23,7 +23,7 @@ MIN_AXIS_NS = 100 * MS
 EARLY_SHARE = 0.35
 
 
-def draw_lanes(p: Painter, drawn: Drawn, board: Board, seats: list[int], lanes_box: pygame.Rect,
+def draw_lanes(p: Painter, drawn: Sheet, board: Board, seats: list[int], lanes_box: pygame.Rect,
                lanes: list[pygame.Rect], axis_h: int, caption: pygame.Rect) -> None:
     """The board's entries as ``lanes`` (in board order) in ``lanes_box``, the axis' labels in
     the ``axis_h`` under it, its unit ("ms after GO") in ``caption``."""
@@ -99,7 +99,7 @@ def _labels(p: Painter, into: list[tuple[str, Rect4]], ticks: tuple[Tick, ...], 
         into.append((tick.label, r4(covered)))
 
 
-def close_up(p: Painter, drawn: Drawn, board: Board, seats: list[int], box: pygame.Rect) -> None:
+def close_up(p: Painter, drawn: Sheet, board: Board, seats: list[int], box: pygame.Rect) -> None:
     """The deciding pair magnified: their gap (down to one 16 ns board tick) in ns or µs."""
     assert board.pair is not None
     first, second = (board.entries[i] for i in board.pair)

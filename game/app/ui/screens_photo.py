@@ -21,7 +21,7 @@ from . import theme
 from .common import Scene
 from .paint import Painter
 from .photo_board import Board, Entry, board_of
-from .photo_drawn import Drawn, localized, put, r4
+from .photo_drawn import Drawn, Sheet, localized, put, r4
 from .photo_lanes import close_up, draw_lanes
 from .theme import RGB
 
@@ -45,10 +45,10 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
     """The board and the photo of ``result`` in ``box``."""
     t = s.table
     board = board_of(result, kind, go_t_ns)
-    drawn = Drawn()
+    drawn = Sheet()
     p.fill(theme.PANEL, box, radius=12)
     if not board.entries:
-        return drawn
+        return drawn.done()
     inner = box.inflate(-p.px(12), -p.px(10))
     side = not p.portrait and inner.width >= p.px(SIDE_BY_SIDE_MIN)
     axis_h = p.fonts.line_height(p.px(20)) + p.px(4)
@@ -102,7 +102,7 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
         caption = pygame.Rect(rows_box.x, lanes_box.bottom, rows_box.width - gap, axis_h)
         drawn.photo = r4(photo_box)
         draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
-        return drawn
+        return drawn.done()
     top = photo_box.y
     room = photo_box.height - cap_h - axis_h - (inset_h + gap if inset_h else 0)
     if room >= n * p.px(LANE_MIN):
@@ -120,7 +120,7 @@ def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kin
     if inset_h and photo_box.bottom - top >= p.px(96):
         inset = pygame.Rect(photo_box.x, top, photo_box.width, min(inset_h, photo_box.bottom - top))
         close_up(p, drawn, board, seats, inset)
-    return drawn
+    return drawn.done()
 
 
 # -- the board -----------------------------------------------------------------------------
@@ -151,7 +151,7 @@ def _columns(p: Painter, board: Board, row: pygame.Rect, readings: list[str]) ->
     return _Columns(small, big, top_h, min(place_w, int(inner.width * 0.16)), time_w)
 
 
-def _row(p: Painter, drawn: Drawn, kind: RaceKind, entry: Entry, name: str, seat: int,
+def _row(p: Painter, drawn: Sheet, kind: RaceKind, entry: Entry, name: str, seat: int,
          row: pygame.Rect, cols: _Columns) -> None:
     colour = theme.seat_colour(seat)
     if entry.decisive:
@@ -240,7 +240,7 @@ def _pill_w(p: Painter, pill: _Pill, size: int) -> int:
     return p.fonts.size(pill.text, size)[0] + 2 * p.px(6)
 
 
-def _draw_pill(p: Painter, drawn: Drawn, player: int, pill: _Pill, size: int, x: int, y: int,
+def _draw_pill(p: Painter, drawn: Sheet, player: int, pill: _Pill, size: int, x: int, y: int,
                height: int) -> int:
     """A badge at ``x``, centred in the line from ``y`` of ``height``; returns its right end."""
     pill_h = min(height, p.fonts.line_height(size) + p.px(2))
@@ -251,7 +251,7 @@ def _draw_pill(p: Painter, drawn: Drawn, player: int, pill: _Pill, size: int, x:
     return box.right
 
 
-def _second_line(p: Painter, drawn: Drawn, entry: Entry, pills: list[_Pill], box: pygame.Rect,
+def _second_line(p: Painter, drawn: Sheet, entry: Entry, pills: list[_Pill], box: pygame.Rect,
                  size: int) -> None:
     """Badges from the left, the gap to the one before on the right. Short of room (a slowest
     false starter in French at 800×480): smaller text, then a false start's time to the whole
