@@ -37,8 +37,10 @@ class Regions:
 
 def regions(p: Painter) -> Regions:
     w, h = p.width, p.height
-    head_h = p.px(64 if p.portrait else 50)
-    foot_h = p.px(150 if p.portrait else 104)
+    # Landscape 800×480: 48 + 86 leaves the body 346 px, room for the guard's five card rows
+    # and two rows of actions at a finger's 48 px each (the header's Settings is one too).
+    head_h = p.px(64 if p.portrait else 48)
+    foot_h = p.px(150 if p.portrait else 86)
     return Regions(pygame.Rect(0, 0, w, head_h),
                    pygame.Rect(0, head_h, w, h - head_h - foot_h),
                    pygame.Rect(0, h - foot_h, w, foot_h))
@@ -88,7 +90,7 @@ def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = T
 def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True) -> None:
     p.fill(theme.PANEL, box)
     pad = p.px(10)
-    line_h = p.px(32)
+    line_h = p.px(28)
     note_box = pygame.Rect(box.x + pad, box.y + p.px(2), box.width - 2 * pad, line_h)
     line = s.ui.lines[-1] if s.ui.lines else None
     if line is not None and line.screen in ("", screen_of(s)):
@@ -147,7 +149,10 @@ def players_panel(p: Painter, s: Scene, box: pygame.Rect) -> None:
                              pygame.Rect(name_box.x, name_box.y, p.px(8), name_box.height))
             p.text(label, name_box.inflate(-p.px(12), -p.px(4)).move(p.px(5), 0), 26,
                    theme.seat_colour(seat), align="left")
-        hands = str(g.hands[player]) if player < len(g.hands) else "–"
+        # While the cards are dealt the hands are about to be new: last round's counts (or the
+        # zeros before the first deal) would only mislead; the deal says how many each gets.
+        dealing = t.stage is Stage.DEAL
+        hands = str(g.hands[player]) if player < len(g.hands) and not dealing else "–"
         p.text(hands, pygame.Rect(xs[1], y, xs[2] - xs[1], row_h), 28)
         p.text(str(totals[player]), pygame.Rect(xs[2], y, xs[3] - xs[2], row_h), 28)
 

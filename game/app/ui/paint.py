@@ -25,6 +25,15 @@ class Overflow:
     px: int
 
 
+@dataclass(frozen=True, slots=True)
+class TextBox:
+    """A text as drawn: ``box`` is the room it was given, ``covered`` the lines it drew."""
+
+    text: str
+    box: pygame.Rect
+    covered: pygame.Rect
+
+
 class Painter:
     def __init__(self, surface: pygame.Surface, fonts: Fonts, lang: str) -> None:
         self.surface = surface
@@ -37,6 +46,9 @@ class Painter:
         self.hotspots: list[Hotspot] = []
         self.overflows: list[Overflow] = []
         self.texts: list[tuple[str, int]] = []      # (text, px) of everything drawn
+        # Where each text landed, the box it was given and what its ink covers: the layout
+        # test checks that no two overlap and none leaves its box.
+        self.boxes: list[TextBox] = []
 
     # -- units and words -----------------------------------------------------------------
 
@@ -119,6 +131,7 @@ class Painter:
             covered.union_ip(pygame.Rect(x, y, surf.get_width(), line_h))
             y += line_h
         self.surface.set_clip(clip)
+        self.boxes.append(TextBox(content, pygame.Rect(box), covered.clip(box) if fits else covered))
         return covered
 
     def line(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT) -> None:
@@ -150,16 +163,19 @@ class Painter:
         self.fill(colour if enabled else theme.PANEL, inner, radius=8)
         self.text(label, inner.inflate(-self.px(8), -self.px(4)), px, ink if enabled else theme.DIM)
         if enabled and act is not None:
-            self.hotspots.append(Hotspot(inner, act))
+            # The whole cell is tappable, margin included: a finger aims at the middle of what
+            # it sees, and the gap between two buttons still belongs to one of them.
+            self.hotspots.append(Hotspot(pygame.Rect(box), act))
 
     def chip(self, box: pygame.Rect, seat: int, label: str, *, px: float = 24, lit: bool = True,
-             act: Act | None = None) -> None:
-        """A seat's name on its colour (dimmed when not lit)."""
+             act: Act | None = None, hit: pygame.Rect | None = None) -> None:
+        """A seat's name on its colour (dimmed when not lit); ``hit``: the tappable area when it
+        is larger than the chip (its whole row, margins included)."""
         colour = theme.seat_colour(seat) if lit else theme.PANEL_HI
         self.fill(colour, box, radius=8)
         self.text(label, box.inflate(-self.px(8), -self.px(4)), px, theme.BLACK if lit else theme.DIM)
         if act is not None:
-            self.hotspots.append(Hotspot(box, act))
+            self.hotspots.append(Hotspot(pygame.Rect(hit or box), act))
 
     def card(self, box: pygame.Rect, card: Card | None) -> None:
         """A playing card: the big corner number and the kind's name on the kind's colour."""

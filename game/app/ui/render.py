@@ -11,7 +11,7 @@ from .actions import Hotspot
 from .common import Scene
 from .state import BoardView
 from .fonts import Fonts
-from .paint import Overflow, Painter
+from .paint import Overflow, Painter, TextBox
 from .screens_dispute import draw_dispute, draw_verdict
 from .screen_name import screen_of
 from .screens_attract import draw_attract
@@ -31,6 +31,7 @@ class Frame:
     hotspots: tuple[Hotspot, ...]
     overflows: tuple[Overflow, ...]
     texts: tuple[tuple[str, int], ...]
+    boxes: tuple[TextBox, ...] = ()
 
 
 def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None = None,
@@ -45,10 +46,10 @@ def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None =
             _DRAW[screen_of(scene)](Painter(window, fonts, p.lang), scene)
 
         draw_attract(p, attract_ns, draw_demo, board)
-        return Frame("attract", (), tuple(p.overflows), tuple(p.texts))
+        return Frame("attract", (), tuple(p.overflows), tuple(p.texts), tuple(p.boxes))
     name = screen_of(scene)
     _DRAW[name](p, scene)
-    return Frame(name, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts))
+    return Frame(name, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts), tuple(p.boxes))
 
 
 _DRAW = {

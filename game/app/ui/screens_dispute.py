@@ -19,8 +19,8 @@ from .state import VerdictShown
 
 def _freeze(p: Painter, body: pygame.Rect) -> pygame.Rect:
     """The "no cheating now" banner across the top of the body; returns what is left below."""
-    band = pygame.Rect(body.x, body.y, body.width, p.px(58))
-    p.banner(band, p.t("ui_no_cheating"), theme.CAUGHT, px=38)
+    band = pygame.Rect(body.x, body.y, body.width, p.px(50))
+    p.banner(band, p.t("ui_no_cheating"), theme.CAUGHT, px=36)
     return pygame.Rect(body.x, band.bottom + p.px(8), body.width, body.bottom - band.bottom - p.px(8))
 
 
@@ -39,11 +39,18 @@ def draw_dispute(p: Painter, s: Scene) -> None:
     tiles = pygame.Rect(rest.x, title.bottom + p.px(4), rest.width, clock.y - title.bottom - p.px(8))
     actions = pygame.Rect(rest.x, rest.bottom - actions_h, rest.width, actions_h)
     if t.stage is Stage.PICK or d.accused is None:
-        p.text(p.t("ui_pick_accused", guard=t.name(d.guard)), title, 34)
+        # The accused's tiles are what the guard taps: they get the room, the countdown shares
+        # the bottom row with Cancel.
+        title = pygame.Rect(rest.x, rest.y, rest.width, p.px(46))
+        p.text(p.t("ui_pick_accused", guard=t.name(d.guard)), title, 32)
+        tiles = pygame.Rect(rest.x, title.bottom + p.px(4), rest.width, actions.y - title.bottom - p.px(12))
         others = [q for q in range(t.players) if q != d.guard]
         _tiles(p, s, tiles, others, lambda q: Act("accuse", q), lambda q: t.name(q))
-        countdown(p, s, clock, d.deadline_t_ns, settings.pick_window_ns)
-        p.button(actions, p.t("ui_cancel"), Act("cancel"), px=26)
+        cancel_w = actions.width * 2 // 5
+        countdown(p, s, pygame.Rect(actions.x, actions.y + p.px(8), actions.width - cancel_w - p.px(8),
+                                    actions.height - p.px(16)), d.deadline_t_ns, settings.pick_window_ns)
+        p.button(pygame.Rect(actions.right - cancel_w, actions.y, cancel_w, actions.height), p.t("ui_cancel"),
+                 Act("cancel"), px=26)
         return
     accused = d.accused
     p.text(p.t("ui_accuses", guard=t.name(d.guard), accused=t.name(accused)), title, 38, theme.WARN)
@@ -74,8 +81,9 @@ def _tiles(p: Painter, s: Scene, box: pygame.Rect, players: list[int],
     rows = -(-len(players) // cols)
     w, h = box.width // cols, min(p.px(64), box.height // rows)
     for i, q in enumerate(players):
-        tile = pygame.Rect(box.x + (i % cols) * w, box.y + (i // cols) * h, w, h).inflate(-p.px(8), -p.px(6))
-        p.chip(tile, t.seated[q], label(q), px=28, lit=True if lit is None else lit(q), act=act(q))
+        cell = pygame.Rect(box.x + (i % cols) * w, box.y + (i // cols) * h, w, h)
+        p.chip(cell.inflate(-p.px(8), -p.px(6)), t.seated[q], label(q), px=28, lit=True if lit is None else lit(q),
+               act=act(q), hit=cell)
 
 
 def draw_verdict(p: Painter, s: Scene) -> None:

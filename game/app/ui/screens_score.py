@@ -3,6 +3,8 @@ minus the cards entered) and game over (standings, the winner's crown, totals pe
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from ...engine.state import Penalty
@@ -12,9 +14,10 @@ from .common import Scene, continue_button, header
 from .paint import Painter
 from .state import PENALTY_FIELDS
 
-_COLS = (("ui_col_player", 0.15), ("ui_col_cards", 0.11), ("ui_col_moths", 0.16),
-         ("ui_col_actions", 0.16), ("ui_col_numbers", 0.16), ("ui_col_points", 0.12),
-         ("ui_col_vanished", 0.14))
+# The three fields get the width: each holds a − and a + a finger can hit (48 px at 800×480).
+_COLS = (("ui_col_player", 0.10), ("ui_col_cards", 0.10), ("ui_col_moths", 0.19),
+         ("ui_col_actions", 0.19), ("ui_col_numbers", 0.19), ("ui_col_points", 0.10),
+         ("ui_col_vanished", 0.13))
 
 
 def _columns(box: pygame.Rect) -> list[pygame.Rect]:
@@ -41,7 +44,8 @@ def draw_penalty(p: Painter, s: Scene) -> None:
     row_h = min(p.px(56), body.height // (n + 1))
     head = pygame.Rect(body.x, body.y, body.width, row_h)
     for (key, _), cell in zip(_COLS, _columns(head)):
-        p.text(p.t(key), cell.inflate(-p.px(4), 0), 22, theme.DIM)
+        # Column heads may go a little under the body text's minimum: the steppers need the width.
+        p.text(p.t(key), cell.inflate(-p.px(2), 0), 22, theme.DIM, min_px=16)
     for player in range(n):
         row = pygame.Rect(body.x, body.y + row_h * (player + 1), body.width, row_h)
         cells = _columns(row)
@@ -63,7 +67,7 @@ def draw_penalty(p: Painter, s: Scene) -> None:
             continue
         form = s.ui.form(player)
         for i, field in enumerate(PENALTY_FIELDS):
-            _stepper(p, cells[2 + i].inflate(-p.px(4), -p.px(6)), player, i, form[i],
+            _stepper(p, cells[2 + i].inflate(-p.px(4), 0), player, i, form[i],
                      focused and s.ui.penalty_col == i)
         p.text(str(points_of(form)), cells[5], 26, theme.DIM)
         p.button(cells[6], p.t("ui_ok"), Act("penalty_ok", player), colour=theme.GOOD, ink=theme.BLACK, px=24)
@@ -92,7 +96,7 @@ def _penalty_blocks(p: Painter, s: Scene, body: pygame.Rect) -> None:
         p.text(summary, pygame.Rect(top.x + top.width * 2 // 5 + p.px(12), top.y, top.width * 3 // 5 - p.px(18),
                                     top.height), 22, theme.WARN if entry is not None else theme.TEXT, align="left")
         lower = pygame.Rect(block.x + p.px(6), top.bottom, block.width - p.px(12), block.bottom - top.bottom - p.px(6))
-        ok_w = lower.width // 6
+        ok_w = lower.width // 9     # the steppers' − and + need the width more
         field_w = (lower.width - ok_w) // 3
         for i, key in enumerate(("ui_col_moths", "ui_col_actions", "ui_col_numbers")):
             cell = pygame.Rect(lower.x + i * field_w, lower.y, field_w, lower.height)
@@ -161,21 +165,28 @@ def draw_summary(p: Painter, s: Scene) -> None:
 
 
 def draw_game_over(p: Painter, s: Scene) -> None:
+    """The winner celebrated (their name in a headline, confetti, the crown), the standings,
+    each player's running total per round as a chart with a legend, and a new game."""
     t = s.table
     g = t.game
-    r = header(p, s, p.t("ui_game_over"))
+    r = header(p, s, p.t("ui_game_over"), instruction=False)  # the headline says it
     body = r.body.inflate(-p.px(16), -p.px(8))
-    button_h = p.px(56)
-    if p.portrait:
-        table = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.45))
-        chart = pygame.Rect(body.x, table.bottom + p.px(8), body.width,
-                            body.bottom - table.bottom - button_h - p.px(16))
-    else:
-        table = pygame.Rect(body.x, body.y, int(body.width * 0.48), body.height - button_h - p.px(8))
-        chart = pygame.Rect(table.right + p.px(16), body.y, body.right - table.right - p.px(16), table.height)
     standings = g.standings()
+    winners = [t.name(st.player) for st in standings if st.place == 1]
+    headline = pygame.Rect(body.x, body.y, body.width, p.px(64 if p.portrait else 56))
+    _celebrate(p, headline, winners, s.now_ns)
+    button_h = p.px(56)
+    rest = pygame.Rect(body.x, headline.bottom + p.px(6), body.width, body.bottom - headline.bottom - p.px(6))
+    if p.portrait:
+        table = pygame.Rect(rest.x, rest.y, rest.width, int(rest.height * 0.40))
+        chart = pygame.Rect(rest.x, table.bottom + p.px(8), rest.width,
+                            rest.bottom - table.bottom - button_h - p.px(16))
+    else:
+        table = pygame.Rect(rest.x, rest.y, int(rest.width * 0.48), rest.height - button_h - p.px(8))
+        chart = pygame.Rect(table.right + p.px(16), rest.y, rest.right - table.right - p.px(16), table.height)
+    note_h = p.px(44 if p.portrait else 34)
     n = len(standings)
-    row_h = min(p.px(58), table.height // (n + 1))
+    row_h = min(p.px(58), (table.height - note_h) // (n + 1))
     cols = (("ui_col_place", 0.2), ("ui_col_player", 0.34), ("ui_col_points", 0.23), ("ui_col_moths", 0.23))
     xs = [table.x]
     for _, frac in cols:
@@ -195,9 +206,35 @@ def draw_game_over(p: Painter, s: Scene) -> None:
         p.text(str(st.total), pygame.Rect(xs[2], y, xs[3] - xs[2], row_h), 32,
                theme.WARN if st.place == 1 else theme.TEXT)
         p.text(str(st.moths), pygame.Rect(xs[3], y, xs[4] - xs[3], row_h), 28)
+    # What the Moths column is: a group asked.
+    p.text(p.t("ui_moths_note"), pygame.Rect(table.x, table.y + row_h * (n + 1), table.width, note_h), 18,
+           theme.DIM, min_px=15)
     chart_per_round(p, s, chart)
     p.button(pygame.Rect(body.right - p.px(280), body.bottom - button_h, p.px(280), button_h),
              p.t("ui_new_game"), Act("new_game"), colour=theme.GOOD, ink=theme.BLACK, px=26)
+
+
+#: Confetti in the headline: (start x as a fraction, speed in band heights per second, colour).
+_CONFETTI = tuple((((i * 37) % 100) / 100, 0.35 + ((i * 13) % 7) / 10, i % 5) for i in range(28))
+
+
+def _celebrate(p: Painter, band: pygame.Rect, winners: list[str], now_ns: int) -> None:
+    """The winner's name on a gold band with confetti falling through it, moved by the clock
+    (not frames), so every screenshot at a chosen time is the same."""
+    p.fill(theme.WARN, band, radius=14)
+    seconds = now_ns / 1e9
+    colours = [theme.seat_colour(i) for i in range(5)]
+    size = max(3, p.px(7))
+    for x_frac, speed, colour in _CONFETTI:
+        fall = (seconds * speed + x_frac * 3.1) % 1.0
+        x = band.x + int(band.width * x_frac) + int(math.sin(seconds * 2 + x_frac * 9) * p.px(6))
+        y = band.y + int((band.height + size) * fall) - size
+        piece = pygame.Rect(x, y, size, size * 2 // 3 if (x_frac * 100) % 2 else size).clip(band)
+        if piece.width and piece.height:
+            pygame.draw.rect(p.surface, colours[colour], piece)
+    names = " & ".join(winners)
+    key = "ui_winner_one" if len(winners) == 1 else "ui_winner_shared"
+    p.text(p.t(key, name=names), band.inflate(-p.px(24), -p.px(6)), 40, theme.BLACK)
 
 
 def chart_per_round(p: Painter, s: Scene, box: pygame.Rect) -> None:
@@ -214,10 +251,13 @@ def chart_per_round(p: Painter, s: Scene, box: pygame.Rect) -> None:
         for q in range(g.players):
             running[q][r_i] = running[q][r_i - 1] + row[q].points
     top = max(max(line) for line in running) or 1
-    plot = pygame.Rect(box.x + p.px(44), box.y + p.px(40), box.width - p.px(60), box.height - p.px(76))
+    legend_h = p.px(30)
+    plot = pygame.Rect(box.x + p.px(44), box.y + p.px(48), box.width - p.px(60),
+                       box.height - p.px(84) - legend_h)
+    _legend(p, s, pygame.Rect(box.x + p.px(8), box.bottom - legend_h - p.px(4), box.width - p.px(16), legend_h))
     pygame.draw.line(p.surface, theme.DIM, plot.bottomleft, plot.bottomright, 1)
     pygame.draw.line(p.surface, theme.DIM, plot.bottomleft, plot.topleft, 1)
-    p.text(str(top), pygame.Rect(box.x + p.px(2), plot.y - p.px(10), p.px(40), p.px(28)), 20, theme.DIM)
+    p.text(str(top), pygame.Rect(box.x + p.px(2), plot.y - p.px(8), p.px(40), p.px(24)), 20, theme.DIM)
     p.text("0", pygame.Rect(box.x + p.px(2), plot.bottom - p.px(12), p.px(40), p.px(28)), 20, theme.DIM)
     for r_i in range(1, rounds + 1):
         x = plot.x + plot.width * r_i // rounds
@@ -229,3 +269,18 @@ def chart_per_round(p: Painter, s: Scene, box: pygame.Rect) -> None:
         pygame.draw.lines(p.surface, colour, False, points, max(2, p.px(4)))
         for pt in points[1:]:
             pygame.draw.circle(p.surface, colour, pt, max(3, p.px(5)))
+
+
+def _legend(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    """A colour swatch and a name per player, in one row under the chart."""
+    t = s.table
+    n = t.players
+    if not n:
+        return
+    cell_w = box.width // n
+    for q in range(n):
+        cell = pygame.Rect(box.x + q * cell_w, box.y, cell_w, box.height)
+        swatch = pygame.Rect(cell.x, cell.centery - p.px(3), p.px(18), p.px(6))
+        pygame.draw.rect(p.surface, theme.seat_colour(t.seated[q]), swatch)
+        p.text(t.name(q), pygame.Rect(swatch.right + p.px(4), cell.y, cell.right - swatch.right - p.px(8), cell.height),
+               18, theme.TEXT, align="left", min_px=14)

@@ -117,14 +117,17 @@ def draw_deal(p: Painter, s: Scene) -> None:
     r = header(p, s, p.t("ui_deal_title", round=g.round + 1, guard=t.name(g.guard)))
     body = r.body.inflate(-p.px(16), -p.px(12))
     left, right = _split(p, body, 0.34)
-    players_panel(p, s, left.inflate(-p.px(8), 0))
-    hint = pygame.Rect(right.x + p.px(8), right.y, right.width - p.px(8), p.px(34))
+    # Undo (after the first round) goes under the players: the six rows of starters need the
+    # whole right side to be a finger's height each.
+    actions_h = p.px(56) if g.scores else 0
+    players_panel(p, s, pygame.Rect(left.x + p.px(4), left.y, left.width - p.px(8), left.height - actions_h))
+    hint = pygame.Rect(right.x + p.px(8), right.y, right.width - p.px(8), p.px(30))
     p.text(p.t("ui_tap_starter"), hint, 24, theme.DIM)
-    actions_h = p.px(52)
-    grid = pygame.Rect(hint.x, hint.bottom, hint.width, right.bottom - hint.bottom - actions_h)
+    grid = pygame.Rect(hint.x, hint.bottom, hint.width, right.bottom - hint.bottom)
     card_grid(p, grid, (1, 2, 3, 4, 5), PLAYABLE_KINDS, "starter")
-    acts = pygame.Rect(hint.x, right.bottom - actions_h, hint.width, actions_h)
-    _actions(p, acts, [(p.t("ui_undo"), Act("undo"), theme.BUTTON)] if g.scores else [])
+    if actions_h:
+        acts = pygame.Rect(left.x + p.px(4), left.bottom - actions_h, left.width - p.px(8), actions_h)
+        _actions(p, acts, [(p.t("ui_undo"), Act("undo"), theme.BUTTON)])
 
 
 def draw_play(p: Painter, s: Scene) -> None:
@@ -140,7 +143,7 @@ def draw_play(p: Painter, s: Scene) -> None:
         card_area = pygame.Rect(upper.x, upper.y, upper.width // 2, upper.height)
         info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height - toggle_h)
         toggle = pygame.Rect(info.x, info.bottom, info.width, toggle_h)
-        middle = pygame.Rect(body.x, upper.bottom + p.px(6), body.width, int(body.height * 0.33))
+        middle = pygame.Rect(body.x, upper.bottom + p.px(6), body.width, int(body.height * 0.31))
         console = pygame.Rect(body.x, middle.bottom, body.width, body.bottom - middle.bottom)
     else:
         card_col = pygame.Rect(body.x, body.y, int(body.width * 0.28), body.height)
@@ -206,15 +209,18 @@ def draw_spider_choice(p: Painter, s: Scene, box: pygame.Rect) -> None:
     t = s.table
     giver = t.game.gift_from
     assert giver is not None
-    title = pygame.Rect(box.x, box.y, box.width, p.px(60))
+    title = pygame.Rect(box.x, box.y, box.width, p.px(44))
     p.text(p.t("ui_spider_title", player=t.name(giver)), title, 26)
     others = [q for q in range(t.players) if q != giver]
-    rows = len(others) + 1
-    row_h = min(p.px(54), (box.bottom - title.bottom) // rows)
+    # Two columns: four recipients and "only moths" fit at a finger's height.
+    cols = 1 if len(others) < 3 else 2
+    rows = -(-len(others) // cols) + 1
+    row_h = min(p.px(64), (box.bottom - title.bottom) // rows)
+    col_w = box.width // cols
     for i, q in enumerate(others):
-        tile = pygame.Rect(box.x, title.bottom + i * row_h, box.width, row_h).inflate(-p.px(8), -p.px(6))
-        p.chip(tile, t.seated[q], t.name(q), px=28, act=Act("give", q))
-    last = pygame.Rect(box.x, title.bottom + len(others) * row_h, box.width, row_h)
+        row = pygame.Rect(box.x + (i % cols) * col_w, title.bottom + (i // cols) * row_h, col_w, row_h)
+        p.chip(row.inflate(-p.px(8), -p.px(6)), t.seated[q], t.name(q), px=28, act=Act("give", q), hit=row)
+    last = pygame.Rect(box.x, title.bottom + (rows - 1) * row_h, box.width, row_h)
     p.button(last, p.t("ui_only_moths"), Act("give", None), px=24)
 
 
@@ -226,6 +232,6 @@ def draw_out_menu(p: Painter, s: Scene, box: pygame.Rect) -> None:
     row_h = min(p.px(54), (box.bottom - title.bottom) // rows)
     for q in range(t.players):
         tile = pygame.Rect(box.x, title.bottom + q * row_h, box.width, row_h).inflate(-p.px(8), -p.px(6))
-        p.chip(tile, t.seated[q], t.name(q), px=28, act=Act("out", q))
+        p.chip(tile, t.seated[q], t.name(q), px=28, act=Act("out", q), hit=tile.inflate(p.px(8), p.px(6)))
     back = pygame.Rect(box.x, title.bottom + t.players * row_h, box.width, row_h)
     p.button(back, p.t("ui_back"), Act("back"), px=24)

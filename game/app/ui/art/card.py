@@ -36,8 +36,9 @@ def draw_card(p: Painter, box: pygame.Rect, card: Card | None) -> None:
     art_box = window.inflate(-margin, -badge)
     blit_centred(p.surface, card.kind.value, art_box)
     _badge(p, pygame.Rect(window.x - margin // 2, window.y - margin // 2, badge, badge), card.number)
-    _badge(p, pygame.Rect(window.right - badge + margin // 2, window.bottom - badge + margin // 2, badge, badge),
-           card.number)
+    # The lower badge stays inside the window: below it the name is written (in Korean or German
+    # a long name fills its strip, and the badge's digit sat on its first letters).
+    _badge(p, pygame.Rect(window.right - badge + margin // 2, window.bottom - badge, badge, badge), card.number)
     name_box = pygame.Rect(box.x + margin, window.bottom, w - 2 * margin, box.bottom - margin // 2 - window.bottom)
     p.text(kind_name(p.lang, card.kind), name_box, 30, ink, min_px=theme.MIN_TEXT)
 
