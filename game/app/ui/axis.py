@@ -18,9 +18,9 @@ MAX_TICKS = 12
 
 @dataclass(frozen=True, slots=True)
 class Tick:
-    """A tick at ``t_ns``, ``x`` pixels from the axis' left end. ``label`` is None when the
-    label would stick out of the axis (the tick line is still drawn); else it spans
-    ``left``..``right`` (right exclusive)."""
+    """A tick at ``t_ns``, ``x`` pixels from the axis' left end. Its ``label`` spans
+    ``left``..``right`` (right exclusive): centred on the tick, or pushed inside at an end of
+    the axis. None when the label is wider than the axis (the tick line is still drawn)."""
 
     t_ns: int
     x: int
@@ -63,8 +63,8 @@ def axis_ticks(lo_ns: int, hi_ns: int, width_px: int, measure: Callable[[str], i
                unit_ns: int = 1_000_000, gap_px: int = 8, point: str = ".",
                suffix: str = "") -> tuple[Tick, ...]:
     """Ticks for the axis from ``lo_ns`` (x = 0) to ``hi_ns`` (x = ``width_px``): the finest
-    nice step whose labels fit inside the axis at least ``gap_px`` apart. A label that would
-    stick out of either end is left off (its tick stays); labels never overlap."""
+    nice step whose labels fit inside the axis at least ``gap_px`` apart; labels never overlap
+    and never leave the axis."""
     if hi_ns <= lo_ns:
         raise ValueError(f"axis range {lo_ns}..{hi_ns} ns is empty: hi_ns must be above lo_ns")
     if width_px < 1:
@@ -87,10 +87,12 @@ def _ticks(lo_ns: int, hi_ns: int, width_px: int, step: int, measure: Callable[[
         x = (t - lo_ns) * width_px // span
         label = tick_label(t, step, unit_ns, point, suffix)
         w = measure(label)
-        left = x - w // 2
-        if left < 0 or left + w > width_px:
+        if w > width_px:
             made.append(Tick(t, x, None, x, x))
         else:
+            # Centred on its tick, or pushed inside at either end of the axis (so the last
+            # tick keeps its figure: "300" flush with the right end rather than none).
+            left = min(max(x - w // 2, 0), width_px - w)
             made.append(Tick(t, x, label, left, left + w))
         t += step
     return tuple(made)
