@@ -408,3 +408,13 @@ def test_a_photo_without_a_tie_or_without_a_false_start_is_not_the_one_the_demo_
                                    Press(4, GO - 100 * MS, "sim"), Release(4, GO - 50 * MS, "sim"),
                                    press(4, 300 * MS)])
     assert shows_tie_and_false_start(scene_for(RaceKind.SLAP, both, 5))
+
+
+def test_places_read_as_each_language_writes_them() -> None:
+    from game.i18n.lookup import text
+
+    assert [text("en", f"ui_place_{n}") for n in range(1, 6)] == ["1st", "2nd", "3rd", "4th", "5th"]
+    assert [text("de", f"ui_place_{n}") for n in (1, 2)] == ["1.", "2."]
+    assert [text("fr", f"ui_place_{n}") for n in (1, 2)] == ["1er", "2e"]
+    assert [text("es", f"ui_place_{n}") for n in (1, 2)] == ["1.º", "2.º"]
+    assert [text("ko", f"ui_place_{n}") for n in (1, 2)] == ["1위", "2위"]
