@@ -54,8 +54,13 @@ def draw_race(p: Painter, s: Scene) -> None:
         _ask_table(p, body)
         return
     if go is not None and s.now_ns - go < GO_FLASH_NS and not pressed_after_go(run):
-        p.fill(theme.GO_GREEN, body, radius=16)
-        p.text(p.t("ui_go"), body, body.height * 0.6 / p.scale, theme.BLACK)
+        # The whole screen, header and footer too: GO must be seen from across the table, in
+        # the corner of an eye that is watching the other players' hands (the "go" sound
+        # plays at the same moment). Nothing is tappable under it.
+        whole = p.surface.get_rect()
+        p.fill(theme.GO_GREEN, whole)
+        p.hotspots.clear()
+        p.text(p.t("ui_go"), whole.inflate(-p.px(20), -p.px(20)), whole.height * 0.55 / p.scale, theme.BLACK)
         return
     status_h = int(body.height * 0.36)
     banner = pygame.Rect(body.x, body.y, body.width, status_h)
