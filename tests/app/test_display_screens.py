@@ -42,7 +42,8 @@ def test_every_screen_fits_in_every_language(lang: str, size: tuple[int, int]) -
         assert frame.texts, name
         # The whole screen is painted (no magenta left from the fill) and it is not blank.
         colours = {surface.get_at((x, y))[:3] for x in range(0, size[0], 37) for y in range(0, size[1], 29)}
-        assert (255, 0, 255) not in colours and len(colours) > 3, name
+        # (GO is two colours on purpose: the whole screen green, the word black.)
+        assert (255, 0, 255) not in colours and len(colours) > (1 if name == "race-go" else 3), name
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

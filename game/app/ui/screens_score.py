@@ -207,8 +207,8 @@ def draw_game_over(p: Painter, s: Scene) -> None:
                theme.WARN if st.place == 1 else theme.TEXT)
         p.text(str(st.moths), pygame.Rect(xs[3], y, xs[4] - xs[3], row_h), 28)
     # What the Moths column is: a group asked.
-    p.text(p.t("ui_moths_note"), pygame.Rect(table.x, table.y + row_h * (n + 1), table.width, note_h), 18,
-           theme.DIM, min_px=15)
+    p.text(p.t("ui_moths_note"), pygame.Rect(table.x, table.y + row_h * (n + 1), table.width, note_h), 20,
+           theme.DIM, min_px=18)
     chart_per_round(p, s, chart)
     p.button(pygame.Rect(body.right - p.px(280), body.bottom - button_h, p.px(280), button_h),
              p.t("ui_new_game"), Act("new_game"), colour=theme.GOOD, ink=theme.BLACK, px=26)
@@ -283,4 +283,4 @@ def _legend(p: Painter, s: Scene, box: pygame.Rect) -> None:
         swatch = pygame.Rect(cell.x, cell.centery - p.px(3), p.px(18), p.px(6))
         pygame.draw.rect(p.surface, theme.seat_colour(t.seated[q]), swatch)
         p.text(t.name(q), pygame.Rect(swatch.right + p.px(4), cell.y, cell.right - swatch.right - p.px(8), cell.height),
-               18, theme.TEXT, align="left", min_px=14)
+               20, theme.TEXT, align="left", min_px=18)
