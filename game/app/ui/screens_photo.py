@@ -225,8 +225,9 @@ def _pills(p: Painter, kind: RaceKind, entry: Entry) -> list[_Pill]:
     if entry.held_at_go:
         pills.append(_Pill("ui_false_start", (f"{word} · {p.t('ui_held_at_go')}", word), theme.BAD, theme.TEXT))
     elif entry.early_ns is not None:
-        exact = localized(p, format_ms(-entry.early_ns))
-        whole = localized(p, f"-{(entry.early_ns + MS // 2) // MS} ms")
+        # A true minus sign (U+2212): the fonts draw it in every language (Korean borrows it).
+        exact = localized(p, format_ms(-entry.early_ns)).replace("-", "\u2212", 1)
+        whole = localized(p, f"\u2212{(entry.early_ns + MS // 2) // MS} ms")
         pills.append(_Pill("ui_false_start", (f"{word} {exact}", f"{word} {whole}", word), theme.BAD,
                            theme.TEXT))
     if entry.voided:

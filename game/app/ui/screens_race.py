@@ -12,9 +12,9 @@ from ...judge import RaceResult, format_ms
 from ...i18n.lookup import decimal, kind_name
 from ...race import RaceKind
 from . import theme
-from .actions import Act, Hotspot
+from .actions import Act
 from .art.badges import flank
-from .common import Scene, header
+from .common import Scene, continue_button, header
 from .paint import Painter
 from .screens_photo import photo_finish
 from .screens_table import PLAYABLE_KINDS, card_grid
@@ -139,8 +139,7 @@ def draw_photo(p: Painter, s: Scene) -> None:
     result = t.last_race
     kind = t.last_race_kind or RaceKind.SLAP
     r = header(p, s, f"{p.t('ui_photo_finish')} · {race_title(p, kind, None)}", instruction=False)
-    body = r.body.inflate(-p.px(16), -p.px(10))
+    body = continue_button(p, r.body.inflate(-p.px(16), -p.px(10)))
     if result is not None:
         photo_finish(p, s, body, result, kind, s.ui.photo_go_ns)
-    p.hotspots.append(Hotspot(body, Act("dismiss")))
 
