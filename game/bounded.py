@@ -177,14 +177,14 @@ def load_toml(text: str, what: str) -> dict[str, Any]:
     return data
 
 
-def _at(where: str) -> str:
+def _at(where: str, limit: int = SHOW_CHARS) -> str:
     """Where in a document, for a message: the end of a long path is kept (it names the value)."""
-    return where if len(where) <= SHOW_CHARS else "…" + where[-(SHOW_CHARS - 1):]
+    return where if len(where) <= limit else "…" + where[-(limit - 1):]
 
 
 def _too_deep(what: str, things: str, where: str | None) -> str:
-    at = f" at {_at(where)}" if where else ""
-    return f"{what} nests {things} more than {MAX_DEPTH} levels deep{at}: no file the rig reads needs more than 5"
+    at = f" at {_at(where, 30)}" if where else ""
+    return f"{what} nests {things} too deeply (over {MAX_DEPTH} levels{at}): the rig's files need 5 at most"
 
 
 _LIMIT = 10**MAX_DIGITS

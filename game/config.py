@@ -14,10 +14,10 @@ number = [9, 8, 9, 8, 9]
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from .bounded import BadInput, label, load_toml, read_toml_file
 from .deck import DEFAULT_DECK, deck_from_mapping
 from .engine.state import HAND_SIZE, MAX_PLAYERS
 from .errors import BadConfig
@@ -26,20 +26,25 @@ from .variants import Rules, rules_from_mapping
 _SECTIONS = ("rules", "deck")
 
 
+#: The most a config file may hold (the same cap as the café's config, game/app/rigconfig.py).
+MAX_CONFIG_BYTES = 256 * 1024
+
+
 def load_rules(path: str | Path) -> Rules:
-    """Read a config file; raise :class:`BadConfig` / ``BadDeck`` naming the bad key or value."""
+    """Read a config file; raise :class:`BadConfig` / ``BadDeck`` naming the bad key or value.
+    Reading is bounded (game/bounded.py): size, UTF-8, nesting and number length."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadConfig(f"cannot read config file {str(path)!r}: {exc.strerror}") from None
-    return rules_from_toml(text, where=str(path))
+        data = read_toml_file(path, MAX_CONFIG_BYTES, f"config file {label(path)}")
+    except BadInput as exc:
+        raise BadConfig(str(exc)) from None
+    return rules_from_config(data, where=str(path))
 
 
 def rules_from_toml(text: str, where: str = "config") -> Rules:
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BadConfig(f"{where} is not valid TOML: {exc}") from None
+        data = load_toml(text, where)
+    except BadInput as exc:
+        raise BadConfig(str(exc)) from None
     return rules_from_config(data, where)
 
 

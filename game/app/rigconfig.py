@@ -5,11 +5,11 @@ naming it and what would be valid."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ..bounded import BadInput, label, read_toml_file
 from ..config import rules_from_config
 from ..controller import TableSettings
 from ..errors import BadConfig
@@ -84,25 +84,19 @@ def load_rig_config(path: str | Path) -> RigConfig:
     return rig_config_from(read_toml(path, "config file"), str(path))
 
 
+#: The most a config or staff settings file may hold: a full config with a house deck is
+#: about 2 KB, so a larger file is the wrong file, and is refused before it is read whole.
+MAX_CONFIG_BYTES = 256 * 1024
+
+
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
-    """A TOML file's document; a file that cannot be read, is not UTF-8 or not TOML, or nests
-    too deeply for the parser is a :class:`BadConfig` naming ``what`` and the file."""
+    """A TOML file's document, read within the bounds of game/bounded.py: a file that cannot be
+    read, is over MAX_CONFIG_BYTES, is not UTF-8 or not TOML, nests too deeply or holds a number
+    of more than 20 digits is a :class:`BadConfig` naming ``what`` and the file."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise BadConfig(f"cannot read {what} {str(path)!r}: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadConfig(f"{what} {str(path)!r} is not UTF-8 text (byte {raw[exc.start]:#04x} at "
-                        f"offset {exc.start}): save it as UTF-8") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BadConfig(f"{what} {str(path)!r} is not valid TOML ({exc}): fix the syntax") from None
-    except RecursionError:
-        raise BadConfig(f"{what} {str(path)!r} nests arrays or tables too deeply to read: "
-                        "a config needs at most a few levels") from None
+        return read_toml_file(path, MAX_CONFIG_BYTES, f"{what} {label(path)}")
+    except BadInput as exc:
+        raise BadConfig(str(exc)) from None
 
 
 def rig_config_from(data: dict[str, Any], where: str = "config") -> RigConfig:

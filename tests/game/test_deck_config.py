@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from game.bounded import label
 from game.cards import Card, Kind
 from game.config import load_rules, rules_from_config, rules_from_toml
 from game.deck import DEFAULT_DECK, PRINTED_TOTALS, deck_from_mapping, load_default_deck
@@ -261,13 +262,13 @@ moth = 10
 
 def test_a_config_file_that_cannot_be_read_is_refused(tmp_path: Path) -> None:
     missing = tmp_path / "missing.toml"
-    with pytest.raises(BadConfig, match=re.escape(f"cannot read config file {str(missing)!r}: No such file or directory")):
+    with pytest.raises(BadConfig, match=re.escape(f"cannot read config file {label(missing)}: No such file or directory")):
         load_rules(missing)
 
 
 def test_a_config_file_that_is_not_toml_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "[rules\n")
-    with pytest.raises(BadConfig, match=rf"^{re.escape(str(path))} is not valid TOML: "):
+    with pytest.raises(BadConfig, match=rf"^config file {re.escape(label(path))} is not valid TOML \(.*\): fix the syntax$"):
         load_rules(path)
 
 
@@ -323,3 +324,41 @@ mosquito  = [1, 1, 1, 1, 1]
 def test_a_config_deck_spread_that_is_not_a_table_is_refused() -> None:
     with pytest.raises(BadDeck, match=r"^config deck\.spread is 3: it must be a table of kinds$"):
         rules_from_toml("[deck]\nspread = 3\n")
+
+
+# --- bounded reading (issue 12 point 5): every refusal one line naming the file ---------------
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # Before: a UnicodeDecodeError, a RecursionError and a ValueError came out as tracebacks.
+        (b"[rules]\n# caf\xe9\n", r"is not UTF-8 text \(byte 0xe9 at offset 13\): save it as UTF-8$"),
+        (b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n", r"nests arrays or tables too deeply \(over 16 levels\)"),
+        (b"x = " + b"[" * 17 + b"]" * 17 + b"\n", r"nests arrays or tables too deeply \(over 16 levels at …0\](\[0\]){9}\): the rig's files need 5 at most$"),
+        (b"[deck.spread]\nmoth = [" + b"9" * 5000 + b"]\n", r"has a number of more than 4,300 digits: use at most 20"),
+        (b"[deck.spread]\nmoth = [1, " + b"9" * 30 + b"]\n", r"has a 30-digit number at deck\.spread\.moth\[1\]: use at most 20"),
+        (b"[rules]\ntop-tie = 1\ntop-tie = 2\n", r"is not valid TOML \(Cannot overwrite a value .*\): fix the syntax$"),
+        (b"[rules]\n" + b"#" * (256 * 1024), r"is larger than 256 KiB, the most it may hold: check that it is the right file$"),
+    ],
+)
+def test_a_config_file_is_read_within_bounds(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(content)
+    with pytest.raises(BadConfig, match=rf"^config file {re.escape(label(path))} {message}") as caught:
+        load_rules(path)
+    assert len(str(caught.value)) <= 200 and "\n" not in str(caught.value)
+
+
+def test_a_config_file_of_exactly_the_cap_is_read(tmp_path: Path) -> None:
+    from game.config import MAX_CONFIG_BYTES
+
+    text = '[rules]\ntop-tie = "fewest-moths"\n'
+    path = tmp_path / "config.toml"
+    path.write_bytes((text + "#" * (MAX_CONFIG_BYTES - len(text) - 1) + "\n").encode())
+    assert path.stat().st_size == MAX_CONFIG_BYTES
+    assert load_rules(path).top_tie is TopTie.FEWEST_MOTHS
+
+
+def test_config_text_too_deep_is_refused_by_name() -> None:
+    with pytest.raises(BadConfig, match=r"^config nests arrays or tables too deeply \(over 16 levels\)"):
+        rules_from_toml("x = " + "[" * 5000 + "]" * 5000)
