@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..i18n import LANGUAGES
-from .options import SEED_MAX, add_config, fail, new_seed, players_arg, rules_from_args, seed_arg
+from .options import SEED_MAX, add_config, fail, new_seed, players_arg, resume_clash, rules_from_args, seed_arg
 
 if TYPE_CHECKING:
     from .ui.adapters import Detected
@@ -215,7 +215,7 @@ def _headless_demo(args: argparse.Namespace, seed: int, rules: object, langs: li
             table_log = TableLog.open(args.db, settings, seed, T0_NS)
         except BadTableLog as exc:
             fail(str(exc))
-        clash = _resume_clash(args, table_log.seed, table_log.settings.seats)
+        clash = resume_clash(args.db, args.seed, table_log.seed, args.players, table_log.settings.seats)
         if table_log.settings.clock != "sim" or table_log.t0_ns != T0_NS:
             clash = (f"{args.db} holds a game played at the table ({table_log.settings.clock} clock), not the "
                      "simulated demo's: resume it where it was played, or give another --db path")
@@ -261,22 +261,6 @@ def _headless_demo(args: argparse.Namespace, seed: int, rules: object, langs: li
     return 0
 
 
-def _resume_clash(args: argparse.Namespace, seed: int, players: int | None = None) -> str:
-    """Why --seed or --players cannot apply to the table log --db resumes ('' when they can): it
-    is resumed with its own seed and players, and options asking for others are refused rather
-    than quietly overruled."""
-    clashes = []
-    if args.seed is not None and args.seed != seed:
-        clashes.append((f"--seed {args.seed}", f"seed {seed}"))
-    if players is not None and args.players is not None and args.players != players:
-        clashes.append((f"--players {args.players}", f"{players} players"))
-    if not clashes:
-        return ""
-    return (f"{' and '.join(c[0] for c in clashes)} cannot apply: {args.db} holds a game with "
-            f"{' and '.join(c[1] for c in clashes)}, which --db resumes; drop "
-            f"{'it' if len(clashes) == 1 else 'them'}, or give another --db path for a new game")
-
-
 def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected: object,
          headless: bool) -> int:
     import pygame
@@ -309,7 +293,7 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
         except BadTableLog as exc:
             detected.close()
             fail(str(exc))
-        clash = _resume_clash(args, log.seed)
+        clash = resume_clash(args.db, args.seed, log.seed)
         if clash:
             log.close()
             detected.close()

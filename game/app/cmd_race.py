@@ -51,6 +51,7 @@ SIM_START_T_NS = 60_000 * MS  # the simulated clock starts at "one minute of upt
 BOARD_STALL_S = 2.0  # (board time) the board reports its time every 10-250 ms: this long without it is a fault
 BOARD_BACK_S = 10.0  # (board time) after a void, how long an unplugged board has to come back
 BOARD_RERACES = 3  # races voided by link trouble run again at most this often
+SHOW_MS = 2000  # how long the LEDs show the verdict by default
 
 Edge = Press | Release
 
@@ -293,8 +294,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"pin map for --input gpio (default {DEFAULT_PINMAP_PATH})")
     parser.add_argument("--timeout-ms", type=int, default=3000,
                         help="how long after GO presses count (default 3000)")
-    parser.add_argument("--show-ms", type=int, default=2000,
-                        help="with --input gpio or board, how long the LEDs show the verdict (default 2000)")
+    parser.add_argument("--show-ms", type=int, default=None,
+                        help=f"with --input gpio or board, how long the LEDs show the verdict (default {SHOW_MS})")
     parser.add_argument("--board-time-scale", metavar="X", default=None,
                         help="with --input board, wall seconds allowed per board second for every wait on the "
                              "board (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
@@ -311,8 +312,15 @@ def run(args: argparse.Namespace) -> int:
         fail(f"--active {active} is not a seat at a {players}-player table: use 0 to {players - 1}")
     if not 1 <= args.timeout_ms <= 60_000:
         fail(f"--timeout-ms {args.timeout_ms} is not valid: use 1 to 60000")
-    if not 0 <= args.show_ms <= 60_000:
-        fail(f"--show-ms {args.show_ms} is not valid: use 0 to 60000")
+    if args.show_ms is not None and args.input == "sim":
+        fail("--show-ms is for the LEDs of --input gpio or board (simulated players have none): drop it")
+    show_ms = SHOW_MS if args.show_ms is None else args.show_ms
+    if not 0 <= show_ms <= 60_000:
+        fail(f"--show-ms {show_ms} is not valid: use 0 to 60000")
+    if args.record and not Path(args.record).parent.is_dir():
+        # Refused before the race: a race on the wired table is not lost to a typo in a path.
+        fail(f"--record {args.record!r} cannot be written: the folder {str(Path(args.record).parent)!r} "
+             "does not exist; give a file in a folder that exists")
     if args.pins is not None and args.input != "gpio":
         fail("--pins is only for --input gpio: drop it or use --input gpio")
     if args.port is not None and args.input != "board":
@@ -334,10 +342,10 @@ def run(args: argparse.Namespace) -> int:
             done = run_race(sim, race, _notify)
             bad_edges = 0
         elif args.input == "board":
-            done, bad_edges = run_board_race(args.port, race, args.show_ms / 1000, _notify,
+            done, bad_edges = run_board_race(args.port, race, show_ms / 1000, _notify,
                                              board_time_scale(args.board_time_scale))
         else:
-            done, bad_edges = _run_gpio(args, race)
+            done, bad_edges = _run_gpio(args, race, show_ms / 1000)
     except StuckButton as exc:
         fail(str(exc), status=1)
     except AdapterError as exc:  # pin map, pin factory
@@ -356,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_gpio(args: argparse.Namespace, race: RaceSettings) -> tuple[RaceRun, int]:
+def _run_gpio(args: argparse.Namespace, race: RaceSettings, show_s: float) -> tuple[RaceRun, int]:
     from firmware_host.gpio import GpioRig, open_pin_factory
 
     pinmap = load_pinmap(args.pins if args.pins is not None else DEFAULT_PINMAP_PATH)
@@ -366,7 +374,7 @@ def _run_gpio(args: argparse.Namespace, race: RaceSettings) -> tuple[RaceRun, in
     try:
         with GpioRig(pinmap, pin_factory=factory) as rig:
             rig.drain()  # edges from before this race
-            inp = GpioInput(rig, args.players, args.show_ms / 1000)
+            inp = GpioInput(rig, args.players, show_s)
             done = run_race(inp, race, _notify)
             return done, rig.bad_edge_count
     finally:

@@ -13,8 +13,11 @@ from ..controller.resume import resume
 from ..errors import BadTableLog
 from ..narrate import describe, standings_table
 from ..sim.presses import T0_NS, resume_script
-from .options import SEED_MAX, add_config, fail, players_arg, rules_from_args, seed_arg
+from .options import SEED_MAX, add_config, fail, players_arg, resume_clash, rules_from_args, seed_arg
 from .tablelog import TableLog
+
+PLAYERS = 4
+SEED = 1
 
 HELP = "play a whole game through the table controller with simulated players pressing buttons"
 
@@ -22,8 +25,9 @@ HELP = "play a whole game through the table controller with simulated players pr
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", choices=("sim",), default="sim",
                         help="sim: simulated players press the buttons (the only input without a screen)")
-    parser.add_argument("--players", type=players_arg, default=4, help="3 to 5 (default 4)")
-    parser.add_argument("--seed", type=seed_arg, default=1, help=f"seed of the game, 0 to {SEED_MAX} (default 1)")
+    parser.add_argument("--players", type=players_arg, default=None, help=f"3 to 5 (default {PLAYERS})")
+    parser.add_argument("--seed", type=seed_arg, default=None,
+                        help=f"seed of the game, 0 to {SEED_MAX} (default {SEED}); a game resumed from --db keeps its own")
     parser.add_argument("--db", metavar="PATH",
                         help="SQLite log: every input is written before it takes effect; an "
                              "unfinished game in it is resumed")
@@ -32,14 +36,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = TableSettings(seats=args.players, clock="sim", rules=rules_from_args(args))
-    seed, players = args.seed, args.players
+    players = args.players if args.players is not None else PLAYERS
+    seed = args.seed if args.seed is not None else SEED
+    settings = TableSettings(seats=players, clock="sim", rules=rules_from_args(args))
     log: TableLog | None = None
     if args.db:
         try:
             log = TableLog.open(args.db, settings, seed, T0_NS)
         except BadTableLog as exc:
             fail(str(exc))
+        clash = resume_clash(args.db, args.seed, log.seed, args.players, log.settings.seats)
+        if clash:
+            log.close()
+            fail(clash)
         settings, seed = log.settings, log.seed
         players = settings.seats
         for notice in log.notices:  # on stderr, with --json too: a loss is never quiet

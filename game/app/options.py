@@ -58,6 +58,23 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(SEED_MAX + 1)
 
 
+def resume_clash(db: str, asked_seed: int | None, seed: int, asked_players: int | None = None,
+                 players: int | None = None) -> str:
+    """Why --seed or --players cannot apply to the table log ``db`` that --db resumes ('' when
+    they can): the log's game goes on with its own seed and players, and options asking for
+    others are refused rather than quietly overruled."""
+    clashes = []
+    if asked_seed is not None and asked_seed != seed:
+        clashes.append((f"--seed {asked_seed}", f"seed {seed}"))
+    if asked_players is not None and players is not None and asked_players != players:
+        clashes.append((f"--players {asked_players}", f"{players} players"))
+    if not clashes:
+        return ""
+    return (f"{' and '.join(c[0] for c in clashes)} cannot apply: {db} holds a game with "
+            f"{' and '.join(c[1] for c in clashes)}, which --db resumes; drop "
+            f"{'it' if len(clashes) == 1 else 'them'}, or give another --db path for a new game")
+
+
 def add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help="TOML file with [rules] variants and an optional [deck] spread")

@@ -288,7 +288,9 @@ def test_json_names_the_seed_it_chose(capsys: pytest.CaptureFixture[str]) -> Non
         (["--players", "4", "--active", "4"], "--active 4 is not a seat at a 4-player table: use 0 to 3"),
         (["--players", "3", "--active", "-1"], "--active -1 is not a seat at a 3-player table: use 0 to 2"),
         (["--players", "3", "--timeout-ms", "0"], "--timeout-ms 0 is not valid: use 1 to 60000"),
-        (["--players", "3", "--show-ms", "-1"], "--show-ms -1 is not valid: use 0 to 60000"),
+        (["--players", "3", "--input", "gpio", "--show-ms", "-1"], "--show-ms -1 is not valid: use 0 to 60000"),
+        (["--players", "3", "--show-ms", "500"],
+         "--show-ms is for the LEDs of --input gpio or board (simulated players have none): drop it"),
         (["--players", "3", "--pins", "x.toml"], "--pins is only for --input gpio: drop it or use --input gpio"),
     ],
 )
@@ -298,8 +300,17 @@ def test_bad_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], 
 
 
 def test_unwritable_record_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = cli(capsys, "--input", "sim", "--players", "3", "--record", str(tmp_path / "no" / "r.json"))
+    (tmp_path / "r.json").mkdir()  # in a folder that exists, but a folder itself: found out only when written
+    code, _, err = cli(capsys, "--input", "sim", "--players", "3", "--record", str(tmp_path / "r.json"))
     assert code == 1 and re.fullmatch(r"cheating-moth: --record '.*r\.json' cannot be written .*\n", err)
+
+
+def test_a_record_in_a_folder_that_does_not_exist_is_refused_before_the_race(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = cli(capsys, "--input", "sim", "--players", "3", "--record", str(tmp_path / "no" / "r.json"))
+    assert (code, out) == (2, "")
+    assert err == (f"cheating-moth: --record {str(tmp_path / 'no' / 'r.json')!r} cannot be written: the folder "
+                   f"{str(tmp_path / 'no')!r} does not exist; give a file in a folder that exists\n")
 
 
 # -- the command line on mock GPIO --------------------------------------------------------------

@@ -193,3 +193,18 @@ def test_killed_games_resume_to_the_same_game(tmp_path: Path, capsys: pytest.Cap
         assert resumed["standings"] == whole["standings"], f"seed {seed}"
         assert event_log(crashed) == event_log(clean), f"seed {seed}"
     assert kills >= 50
+
+
+def test_a_seed_or_players_other_than_the_logged_game_are_refused(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "game.db"
+    table_json(capsys, "--players", "4", "--seed", "5", "--db", str(db))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["table", "--db", str(db), "--seed", "6"])
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"cheating-moth: --seed 6 cannot apply: {db} holds a game with seed 5, which "
+                                 "--db resumes; drop it, or give another --db path for a new game\n")
+    # The logged game's own values are no clash.
+    assert main(["table", "--db", str(db), "--seed", "5", "--players", "4"]) == 0
+    assert "is already over" in capsys.readouterr().out
