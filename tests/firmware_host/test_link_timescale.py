@@ -5,7 +5,6 @@ is a scripted board whose answers come late (a timer on its side, never a sleep 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -72,11 +71,21 @@ def test_wait_until_and_the_race_stall_limit_follow_the_scale() -> None:
     rig = BoardRig(link=BoardLink("/dev/fake", opener=lambda _p: board, reply_timeout_s=0.2, time_scale=0.05))
     try:
         assert rig.time_scale == 0.05
-        started = time.monotonic()
+        # What the rig asks its condition to wait, not how long the machine took: a loaded
+        # machine may run the wait late, but the scaled timeout is the fact under test.
+        waits: list[float | None] = []
+        real_wait_for = rig._cond.wait_for
+
+        def recording_wait_for(predicate, timeout=None):  # type: ignore[no-untyped-def]
+            waits.append(timeout)
+            return real_wait_for(predicate, timeout)
+
+        rig._cond.wait_for = recording_wait_for  # type: ignore[method-assign]
         assert not rig.wait_until(rig.now_ns() + MS, 2.0)  # 2 board s = 0.1 wall s
-        assert time.monotonic() - started < 1.5
+        assert waits == [pytest.approx(0.1)]
         threading.Timer(0.05, lambda: board.send("TIME", [("ticks", 1_000 + 62_500)])).start()
         assert rig.wait_until(16_000 + MS, 20.0)  # 20 board s = 1 wall s: the TIME came
+        assert waits[1] == pytest.approx(1.0)
         inp = BoardInput(rig, 3, 0.0)
         with pytest.raises(BoardTimeout, match=r"^the board stopped reporting its time for 0\.1 s \(time scale 0\.05\)$"):
             inp.wait(rig.now_ns() + 10 * MS)
