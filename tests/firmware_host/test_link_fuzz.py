@@ -8,7 +8,6 @@ import os
 import queue
 import random
 import threading
-import time
 import tty
 
 from firmware_host.board import protocol as P
@@ -100,14 +99,12 @@ def test_link_survives_100k_bad_frames_counts_them_and_resyncs() -> None:
     link = BoardLink(os.ttyname(slave), on_frame=frames.put)
     try:
         link.start()
-        started = time.monotonic()
         view = memoryview(data)
         while view:
             view = view[os.write(master, view[:65536]) :]
         got: list[Frame] = []
         while len(got) < len(good):
             got.append(frames.get(timeout=30))
-        elapsed = time.monotonic() - started
         c = link.counters
         assert c.bad_frames == bad
         assert c.ignored_before_hello == 1
@@ -116,7 +113,6 @@ def test_link_survives_100k_bad_frames_counts_them_and_resyncs() -> None:
         assert c.naks_sent >= 1 and link.connected
         naks = [line for line in host_lines if b" NAK " in line]
         assert naks and all(P.decode(n)[2]["last"].isdigit() for n in naks)
-        assert elapsed < 30
     finally:
         stop.set()
         link.close()
