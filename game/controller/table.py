@@ -14,7 +14,7 @@ from ..engine import Command, Event
 from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ..messages import Message
 from ..race import RaceKind
-from . import disputes, inputs as console, races
+from . import consequences, disputes, inputs as console, races
 from .context import Ctx
 from .effects import Effect, Leds, Light, Show, WakeAt
 from .inputs import Input, Tick
@@ -58,6 +58,7 @@ def step(table: Table, event: Input) -> Step:
         return _finish(table, ctx)
     ctx.update(now_t_ns=max(table.now_t_ns, event.t_ns))
     _dispatch(ctx, event)
+    consequences.tell(ctx, ctx.commands, ctx.events)
     return _finish(table, ctx)
 
 
@@ -342,8 +343,11 @@ def _message(t: Table) -> Message:
             return Message.of("race_ask")
         if run is not None and run.go_t_ns is not None:
             return Message.of("race_go")
-        kind = run.kind if run is not None else RaceKind.SLAP
-        return Message.of("race_ready", kind_name="Mosquito" if kind is RaceKind.SLAP else "Cockroach")
+        # What the race decides, said before GO: the group reads what is at stake while waiting.
+        if g.race is not None and g.race.kind is RaceKind.COCKROACH:
+            return Message.of("race_ready_cockroach", number=g.race.number)
+        actor = g.race.actor if g.race is not None else g.active
+        return Message.of("race_ready_slap", actor=t.name(actor))
     if stage is Stage.PICK:
         return Message.of("caught_pick", guard=t.name(g.guard))
     if stage is Stage.VOTE:

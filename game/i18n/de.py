@@ -40,6 +40,13 @@ TEXT: dict[str, str] = {
     "refused": "Nicht angenommen: {reason}",
     "out_not_yet": "{player} kann noch nicht fertig sein: Eine Hand wird nur durch Ausspielen, Ablegen oder Verschenken einer Karte leer (nie durch Schummeln), und {player} hat in dieser Runde nichts davon getan, also spiel deine letzte Karte aus, um fertig zu sein.",
     "undone": "Rückgängig gemacht.",
+    "race_ready_slap": "Mücke! Bei GO hauen alle außer {actor} drauf: die langsamste Hand bekommt von allen anderen je eine Karte. Hände weg von den Knöpfen bis GO.",
+    "race_ready_cockroach": "Kakerlake! Bei GO um die Wette eine {number} legen: nur die schnellste Karte bleibt, die anderen gehen zurück. Hände weg von den Knöpfen bis GO.",
+    "ant_drew": "Ameise: alle außer {player} ziehen eine Karte.",
+    "ant_drew_reshuffled": "Ameise: alle außer {player} ziehen eine Karte; der Nachziehstapel war leer, also wurde der Ablagestapel außer der obersten Karte zu einem neuen Stapel von {cards} {cards|Karte|Karten}.",
+    "reshuffled": "Der Nachziehstapel war leer: der Ablagestapel außer der obersten Karte wurde zu einem neuen Stapel von {cards} {cards|Karte|Karten} gemischt.",
+    "spider_given": "Spinne: {giver} hat {recipient} eine Karte gegeben.",
+    "spider_skipped": "Spinne: {player} hat nur Motten, also wechselt keine Karte die Hand.",
     # events
     "ev_game_started": "Neues Spiel mit {players} Leuten; {oldest} ist am ältesten und bewacht Runde 1 ({house}).",
     "ev_rules_standard": "Standardregeln",

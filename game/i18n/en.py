@@ -41,6 +41,13 @@ MESSAGES: dict[str, str] = {
     "refused": "Not accepted: {reason}",
     "out_not_yet": "{player} cannot be out yet: a hand empties only by playing, laying or giving a card (never by cheating), and {player} has done none of these this round, so play your last card to go out.",
     "undone": "Undone.",
+    "race_ready_slap": "Mosquito! At GO everyone but {actor} slaps: the slowest receives one card from every other player. Hands off the buttons until GO.",
+    "race_ready_cockroach": "Cockroach! At GO race to lay a {number}: only the fastest card stays, the others go back. Hands off the buttons until GO.",
+    "ant_drew": "Ant: everyone but {player} draws a card.",
+    "ant_drew_reshuffled": "Ant: everyone but {player} draws a card; the draw pile ran out, so the discard pile but its top became a new draw pile of {cards} {cards|card|cards}.",
+    "reshuffled": "The draw pile ran out: the discard pile but its top was shuffled into a new draw pile of {cards} {cards|card|cards}.",
+    "spider_given": "Spider: {giver} gave a card to {recipient}.",
+    "spider_skipped": "Spider: {player} holds only moths, so no card changes hands.",
 }
 
 #: One sentence per engine event (see game/i18n/events.py for the parameters).

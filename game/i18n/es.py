@@ -40,6 +40,13 @@ TEXT: dict[str, str] = {
     "refused": "No aceptado: {reason}",
     "out_not_yet": "{player} todavía no puede quedarse sin cartas: una mano solo se vacía jugando, colocando o dando una carta (nunca con trampas), y {player} no ha hecho nada de eso en esta ronda, así que juega tu última carta para terminar.",
     "undone": "Deshecho.",
+    "race_ready_slap": "¡Mosquito! Al GO todos menos {actor} golpean: la mano más lenta recibe una carta de cada uno de los demás. Manos fuera de los botones hasta el GO.",
+    "race_ready_cockroach": "¡Cucaracha! Al GO, carrera para poner un {number}: solo se queda la carta más rápida, las demás vuelven. Manos fuera de los botones hasta el GO.",
+    "ant_drew": "Hormiga: todos menos {player} roban una carta.",
+    "ant_drew_reshuffled": "Hormiga: todos menos {player} roban una carta; el mazo se acabó, así que el descarte, salvo la carta de arriba, es un nuevo mazo de {cards} {cards|carta|cartas}.",
+    "reshuffled": "El mazo se acabó: el descarte, salvo la carta de arriba, se barajó como nuevo mazo de {cards} {cards|carta|cartas}.",
+    "spider_given": "Araña: {giver} dio una carta a {recipient}.",
+    "spider_skipped": "Araña: {player} solo tiene polillas, así que ninguna carta cambia de mano.",
     # events
     "ev_game_started": "Nueva partida para {players} jugadores; la persona de más edad es {oldest}, que vigila la ronda 1 ({house}).",
     "ev_rules_standard": "reglas estándar",

@@ -40,6 +40,13 @@ TEXT: dict[str, str] = {
     "refused": "Refusé : {reason}",
     "out_not_yet": "{player} ne peut pas encore avoir fini : une main ne se vide qu'en jouant, posant ou donnant une carte (jamais en trichant), et {player} n'a rien fait de tout cela dans cette manche, alors jouez votre dernière carte pour finir.",
     "undone": "Annulé.",
+    "race_ready_slap": "Moustique ! Au GO, tout le monde sauf {actor} tape : la main la plus lente reçoit une carte de chacun des autres. Pas touche aux boutons avant le GO.",
+    "race_ready_cockroach": "Cafard ! Au GO, course pour poser un {number} : seule la carte la plus rapide reste, les autres reviennent. Pas touche aux boutons avant le GO.",
+    "ant_drew": "Fourmi : tout le monde sauf {player} pioche une carte.",
+    "ant_drew_reshuffled": "Fourmi : tout le monde sauf {player} pioche une carte ; la pioche était vide, la défausse sauf sa carte du dessus est devenue une nouvelle pioche de {cards} {cards|carte|cartes}.",
+    "reshuffled": "La pioche était vide : la défausse, sauf sa carte du dessus, a été mélangée en une nouvelle pioche de {cards} {cards|carte|cartes}.",
+    "spider_given": "Araignée : {giver} a donné une carte à {recipient}.",
+    "spider_skipped": "Araignée : {player} n'a que des mites, aucune carte ne change de main.",
     # events
     "ev_game_started": "Nouvelle partie à {players} ; {oldest} est le plus âgé et garde la manche 1 ({house}).",
     "ev_rules_standard": "règles standard",

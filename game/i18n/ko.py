@@ -42,6 +42,13 @@ TEXT: dict[str, str] = {
     "refused": "받아들일 수 없음: {reason}",
     "out_not_yet": "{player}님은 아직 끝날 수 없습니다: 손패는 카드를 내거나 놓거나 줄 때만 비고(속임수로는 절대 비지 않음) {player}님은 이번 라운드에 그런 적이 없으니, 마지막 카드를 내서 끝내세요.",
     "undone": "되돌렸습니다.",
+    "race_ready_slap": "모기! GO에 {actor}을(를) 뺀 모두가 내리칩니다: 가장 느린 손이 다른 모두에게서 카드를 한 장씩 받습니다. GO 전에는 버튼에서 손을 떼세요.",
+    "race_ready_cockroach": "바퀴벌레! GO에 {number}을(를) 먼저 내려놓는 경주: 가장 빠른 카드만 남고 나머지는 돌아갑니다. GO 전에는 버튼에서 손을 떼세요.",
+    "ant_drew": "개미: {player}을(를) 뺀 모두가 카드를 한 장씩 뽑습니다.",
+    "ant_drew_reshuffled": "개미: {player}을(를) 뺀 모두가 카드를 한 장씩 뽑습니다. 더미가 비어 버린 카드(맨 위 제외)로 새 더미 {cards}장을 만들었습니다.",
+    "reshuffled": "더미가 비었습니다: 버린 카드(맨 위 제외)를 섞어 새 더미 {cards}장을 만들었습니다.",
+    "spider_given": "거미: {giver}이(가) {recipient}에게 카드 한 장을 주었습니다.",
+    "spider_skipped": "거미: {player}은(는) 나방만 있어서 카드가 오가지 않습니다.",
     # events
     "ev_game_started": "{players}인 새 게임. 최연장자 {oldest}, 1라운드 감시자 ({house}).",
     "ev_rules_standard": "기본 규칙",

@@ -110,7 +110,10 @@ def key_scenes(scene: Scene, have: dict[str, Scene]) -> Iterator[tuple[str, Scen
             yield name, scene
         return
     if name == "play":
-        if "play" not in have and g.scores and g.hands and min(g.hands) >= 3:
+        # A moment with no notice up (an ant's, a reshuffle's): the example shows the turn's
+        # instruction, and the out picker over it shows that it hides it.
+        quiet = scene.ui.notice(scene.now_ns) is None
+        if "play" not in have and g.scores and g.hands and min(g.hands) >= 3 and quiet:
             yield name, scene
             ui = copy.deepcopy(scene.ui)
             ui.out_menu = True
