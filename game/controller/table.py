@@ -11,6 +11,7 @@ from ..engine import (
     DeclareOut, DrawCard, EnterPenalty, GameState, GiveCard, NewGame, Phase, PlayCard, StartRound, Undo,
 )
 from ..engine import Command, Event
+from ..i18n.events import undone
 from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ..messages import Message
 from ..race import RaceKind
@@ -264,9 +265,12 @@ def _undo(ctx: Ctx) -> None:
     if ctx.table.stage in (Stage.JOIN, Stage.OLDEST) and ctx.table.game.previous is None:
         ctx.say("ignored_input", what="undo")
         return
+    command = ctx.table.game.command
     if ctx.engine(Undo()):
         ctx.update(race=None, dispute=None, pending_out=None)
-        ctx.say("undone")
+        assert command is not None  # the engine undid it
+        key, params = undone(command, ctx.table.name)
+        ctx.say(key, **params)
 
 
 # --- after every input: stage, race arming, screen and LEDs ----------------------------------

@@ -48,6 +48,20 @@ MESSAGES: dict[str, str] = {
     "reshuffled": "The draw pile ran out: the discard pile but its top was shuffled into a new draw pile of {cards} {cards|card|cards}.",
     "spider_given": "Spider: {giver} gave a card to {recipient}.",
     "spider_skipped": "Spider: {player} holds only moths, so no card changes hands.",
+    "undone_play": "Undone: {player}'s {card}.",
+    "undone_draw": "Undone: {player}'s draw.",
+    "undone_give": "Undone: {player}'s card to {recipient}.",
+    "undone_give_none": "Undone: {player} giving nothing.",
+    "undone_out": "Undone: {player} going out.",
+    "undone_penalty": "Undone: {player}'s penalty row.",
+    "undone_race": "Undone: the race's result.",
+    "undone_race_off": "Undone: calling off the race.",
+    "undone_accuse": "Undone: {guard}'s accusation of {accused}.",
+    "undone_guilty": "Undone: the guilty verdict.",
+    "undone_not_guilty": "Undone: the not guilty verdict.",
+    "undone_dispute_off": "Undone: dropping the accusation.",
+    "undone_starter": "Undone: the starter {card}.",
+    "undone_new_game": "Undone: the new game.",
 }
 
 #: One sentence per engine event (see game/i18n/events.py for the parameters).
@@ -81,7 +95,6 @@ EVENTS: dict[str, str] = {
     "ev_round_scored": "After round {round} the totals are {totals}.",
     "ev_game_over_one": "Game over: {winners} wins.",
     "ev_game_over_many": "Game over: {winners} share the win.",
-    "ev_undone": "Undone: {command}.",
 }
 
 #: Card kinds, parameter words and the screen's labels.

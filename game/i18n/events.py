@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields
 
-from ..engine import Event
+from ..engine import (
+    Accuse, CancelDispute, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty, Event,
+    GiveCard, NewGame, PlayCard, StartRound, Verdict,
+)
 from ..engine.events import (
     AccusationRejected, AccusationUpheld, Accused, CardDrawn, CardGiven, CardPlayed,
     DiscardReshuffled, DisputeCancelled, GameOver, GameStarted, GiftDue, GiftSkipped,
@@ -106,5 +109,42 @@ def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[st
             key = "ev_game_over_one" if len(w) == 1 else "ev_game_over_many"
             return key, {"winners": text(lang, "word_and").join(map(seat, w))}
         case Undone(command=c):
-            return "ev_undone", {"command": type(c).__name__}
+            return undone(c, seat, lambda card: _card(lang, card))
     raise AssertionError(f"no sentence for {event!r}")
+
+
+def undone(command: Command, seat: Callable[[int], str],
+           card: Callable[[Card], str] = str) -> tuple[str, dict[str, str | int]]:
+    """The catalog key and parameters saying what an undo took back, in words: the table
+    reads "Undone: Bea's ant 3", never the command's class name. The controller's notice and
+    the event's sentence both come from here."""
+    match command:
+        case PlayCard(player=p, card=c):
+            return "undone_play", {"player": seat(p), "card": card(c)}
+        case DrawCard(player=p):
+            return "undone_draw", {"player": seat(p)}
+        case GiveCard(player=p, recipient=None):
+            return "undone_give_none", {"player": seat(p)}
+        case GiveCard(player=p, recipient=r):
+            return "undone_give", {"player": seat(p), "recipient": seat(r)}
+        case DeclareOut(player=p):
+            return "undone_out", {"player": seat(p)}
+        case EnterPenalty(player=p):
+            return "undone_penalty", {"player": seat(p)}
+        case DecideRace():
+            return "undone_race", {}
+        case CancelRace():
+            return "undone_race_off", {}
+        case Accuse(guard=g, accused=a):
+            return "undone_accuse", {"guard": seat(g), "accused": seat(a)}
+        case Verdict(guilty=True):
+            return "undone_guilty", {}
+        case Verdict():
+            return "undone_not_guilty", {}
+        case CancelDispute():
+            return "undone_dispute_off", {}
+        case StartRound(starter=c):
+            return "undone_starter", {"card": card(c)}
+        case NewGame():
+            return "undone_new_game", {}
+    raise AssertionError(f"no sentence for undoing {command!r}")
