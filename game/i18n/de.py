@@ -135,6 +135,7 @@ TEXT: dict[str, str] = {
     "ui_not_guilty": "Unschuldig",
     "ui_only_moths": "Nur Motten",
     "ui_who_is_out": "Wer hat keine Karten mehr?",
+    "ui_out_confirm": "{player} hat keine Karten mehr: Runde {round} beenden?",
     "ui_get_ready": "Achtung",
     "ui_hands_off": "Hände weg von den Knöpfen bis GO",
     "ui_go": "GO!",

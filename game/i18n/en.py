@@ -142,6 +142,7 @@ UI: dict[str, str] = {
     "ui_not_guilty": "Not guilty",
     "ui_only_moths": "Only moths",
     "ui_who_is_out": "Who has no cards left?",
+    "ui_out_confirm": "{player} is out: end round {round}?",
     "ui_get_ready": "Get ready",
     "ui_hands_off": "Hands off the buttons until GO",
     "ui_go": "GO!",

@@ -135,6 +135,7 @@ TEXT: dict[str, str] = {
     "ui_not_guilty": "Inocente",
     "ui_only_moths": "Solo polillas",
     "ui_who_is_out": "¿Quién se quedó sin cartas?",
+    "ui_out_confirm": "{player} se queda sin cartas: ¿terminar la ronda {round}?",
     "ui_get_ready": "Preparados",
     "ui_hands_off": "Manos fuera de los botones hasta el GO",
     "ui_go": "¡GO!",

@@ -135,6 +135,7 @@ TEXT: dict[str, str] = {
     "ui_not_guilty": "Innocent",
     "ui_only_moths": "Que des mites",
     "ui_who_is_out": "Qui n'a plus de cartes ?",
+    "ui_out_confirm": "{player} n'a plus de cartes : terminer la manche {round} ?",
     "ui_get_ready": "Attention",
     "ui_hands_off": "Pas touche aux boutons avant le GO",
     "ui_go": "GO !",

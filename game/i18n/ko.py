@@ -137,6 +137,7 @@ TEXT: dict[str, str] = {
     "ui_not_guilty": "무죄",
     "ui_only_moths": "나방뿐",
     "ui_who_is_out": "카드가 다 떨어진 사람은?",
+    "ui_out_confirm": "{player}의 카드가 다 떨어졌습니다: {round}라운드를 끝낼까요?",
     "ui_get_ready": "준비",
     "ui_hands_off": "GO 전에는 버튼에서 손을 떼세요",
     "ui_go": "GO!",

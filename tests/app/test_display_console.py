@@ -106,7 +106,8 @@ def test_keys_name_cards_per_stage() -> None:
     assert _key(con, play, pygame.K_d) == [console.Draw(NOW)]
     assert _key(con, play, pygame.K_u) == [console.UndoLast(NOW)]
     assert _key(con, play, pygame.K_e) == []
-    assert _key(con, play, pygame.K_2) == [console.Out(1, NOW)]
+    assert _key(con, play, pygame.K_2) == [] and con.ui.out_confirm == 1   # asked first
+    assert _key(con, play, pygame.K_RETURN) == [console.Out(1, NOW)]
     con, _, deal = _setup("deal")
     _key(con, deal, pygame.K_5)
     assert _key(con, deal, pygame.K_m) == [console.Starter(Card(Kind.MOTH, 5), NOW)]

@@ -14,7 +14,7 @@ class Act:
     """``kind`` names the act; ``value`` is its argument (a card, a player, a field...).
 
     Kinds: start, new_game, draw, caught, undo, cancel, void, rearm, play (Card), starter (Card),
-    laid (Card), give (player | None), out (player), out_menu, last_card (the next card played
+    laid (Card), give (player | None), out (player: asks first), out_yes, out_no, out_menu, last_card (the next card played
     was the player's last), accuse (player), rule (bool),
     seat (physical seat: a tap of its button), penalty_add ((player, field, delta)),
     penalty_ok (player), settings, back, lang (code), variant (name), dismiss.

@@ -46,7 +46,7 @@ Space        the guard's red Caught! button
              (deal: the starter; turn: the card played; cockroach race: the card laid)
 D draw       U undo       X cancel (race or accusation)      V the cockroach winner has no match
 R run the race again (nobody answered it, or the buttons lost presses)
-E then 1-5   player n has no cards left (out)
+E then 1-5   player n has no cards left (out): Enter confirms, Esc does not
 K            that was my last card: the next card entered is played as the player's last
 1-5          pick the accused (Caught!), the spider's recipient (0: only moths)
 G guilty     I not guilty (overrides the vote)
@@ -192,6 +192,8 @@ class Console:
         if key == pygame.K_i:
             return self.perform(Act("rule", False), table)
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if ui.out_confirm is not None:
+                return self.perform(Act("out_yes"), table)
             if stage is Stage.JOIN:
                 return self.perform(Act("start"), table)
             if stage is Stage.GAME_OVER:
@@ -259,6 +261,7 @@ class Console:
             elif ui.staff_page is not None:
                 ui.staff_page = "menu" if ui.staff_page != "menu" else None
             ui.out_menu = False
+            ui.out_confirm = None
         elif k == "pin_digit" and isinstance(v, int) and ui.pin_open:
             if len(ui.pin_entry) < PIN_DIGITS:
                 ui.pin_entry += str(v)
@@ -277,6 +280,19 @@ class Console:
             ui.dismiss()
         elif k == "out_menu":
             ui.out_menu = not ui.out_menu
+            ui.out_confirm = None
+        elif k == "out" and type(v) is int:
+            # Going out ends the round for everyone: a tapped name (or E and a digit) first asks
+            # "Bea is out: end round 2?", a slip of a finger must not end the round.
+            if table.stage in (Stage.PLAY, Stage.SPIDER) and 0 <= v < table.players:
+                ui.out_menu, ui.out_confirm = True, v
+        elif k == "out_no":
+            ui.out_confirm = None
+        elif k == "out_yes":
+            player, ui.out_confirm = ui.out_confirm, None
+            if player is not None:
+                ui.out_menu = False
+                return [console.Out(player, t)]
         elif k == "last_card":
             g = table.game
             # Only on a turn, and never for a guard who has held the Guard Bug all round (the
@@ -331,8 +347,6 @@ def _controller_input(act: Act, table: Table, t: int) -> Input | None:
         return console.Laid(v, t)
     if k == "give" and (v is None or isinstance(v, int)):
         return console.GiveTo(v, t)
-    if k == "out" and isinstance(v, int):
-        return console.Out(v, t)
     if k == "accuse" and isinstance(v, int):
         return console.Accuse(v, t)
     if k == "rule" and isinstance(v, bool):

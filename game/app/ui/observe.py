@@ -43,6 +43,7 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         ui.photo_go_ns = before.race.go_t_ns if before.race is not None else None
     if table.stage not in (Stage.PLAY, Stage.SPIDER):
         ui.out_menu = False
+        ui.out_confirm = None
     if table.stage is Stage.PENALTY:
         open_rows = [q for q, e in enumerate(table.game.entries) if e is None]
         if open_rows and ui.penalty_row not in open_rows:

@@ -226,6 +226,9 @@ def draw_spider_choice(p: Painter, s: Scene, box: pygame.Rect) -> None:
 
 def draw_out_menu(p: Painter, s: Scene, box: pygame.Rect) -> None:
     t = s.table
+    if s.ui.out_confirm is not None and s.ui.out_confirm < t.players:
+        _confirm_out(p, s, box, s.ui.out_confirm)
+        return
     title = pygame.Rect(box.x, box.y, box.width, p.px(50))
     p.text(p.t("ui_who_is_out"), title, 26)
     rows = t.players + 1
@@ -235,3 +238,15 @@ def draw_out_menu(p: Painter, s: Scene, box: pygame.Rect) -> None:
         p.chip(tile, t.seated[q], t.name(q), px=28, act=Act("out", q), hit=tile.inflate(p.px(8), p.px(6)))
     back = pygame.Rect(box.x, title.bottom + t.players * row_h, box.width, row_h)
     p.button(back, p.t("ui_back"), Act("back"), px=24)
+
+
+def _confirm_out(p: Painter, s: Scene, box: pygame.Rect, player: int) -> None:
+    """"Bea is out: end round 2?": going out ends the round for everyone, so it is asked."""
+    t = s.table
+    row_h = min(p.px(60), box.height // 4)
+    question = pygame.Rect(box.x, box.y, box.width, box.height - 2 * row_h)
+    p.text(p.t("ui_out_confirm", player=t.name(player), round=t.game.round), question, 28)
+    yes = pygame.Rect(box.x, question.bottom, box.width, row_h)
+    p.button(yes, p.t("ui_yes"), Act("out_yes"), colour=theme.GOOD, ink=theme.BLACK, px=26)
+    no = pygame.Rect(box.x, yes.bottom, box.width, row_h)
+    p.button(no, p.t("ui_no"), Act("out_no"), px=26)

@@ -72,6 +72,7 @@ class UiState:
     font_warning: str | None = None
     settings_open: bool = False
     out_menu: bool = False
+    out_confirm: int | None = None           # the out picker's player, waiting for Yes or No
     last_card: bool = False                  # "That was my last card" is on for the next card
     attract: bool = False
     pending_number: int | None = None        # keyboard card entry: the number typed
