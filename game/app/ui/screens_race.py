@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from ...cards import Kind
+from ...engine import DecideRace
 from ...controller import RaceRun
 from ...inputs import Press
 from ...judge import RaceResult, format_ms
@@ -42,6 +43,15 @@ def draw_race(p: Painter, s: Scene) -> None:
     g = t.game
     number = g.race.number if g.race is not None else None
     kind = run.kind if run is not None else RaceKind.SLAP
+    if (run is not None and run.result is None and not run.asking and run.go_t_ns is not None
+            and s.now_ns - run.go_t_ns < GO_FLASH_NS and not pressed_after_go(run)):
+        # The whole screen, header and footer too, and nothing else: GO must be seen from
+        # across the table, in the corner of an eye watching the other players' hands (the
+        # "go" sound plays at the same moment). Nothing is tappable under it.
+        whole = p.surface.get_rect()
+        p.fill(theme.GO_GREEN, whole)
+        p.text(p.t("ui_go"), whole.inflate(-p.px(20), -p.px(20)), whole.height * 0.55 / p.scale, theme.BLACK)
+        return
     r = header(p, s, race_title(p, kind, number))
     body = r.body.inflate(-p.px(16), -p.px(10))
     if run is None:
@@ -52,15 +62,6 @@ def draw_race(p: Painter, s: Scene) -> None:
         return
     if run.asking:
         _ask_table(p, body)
-        return
-    if go is not None and s.now_ns - go < GO_FLASH_NS and not pressed_after_go(run):
-        # The whole screen, header and footer too: GO must be seen from across the table, in
-        # the corner of an eye that is watching the other players' hands (the "go" sound
-        # plays at the same moment). Nothing is tappable under it.
-        whole = p.surface.get_rect()
-        p.fill(theme.GO_GREEN, whole)
-        p.hotspots.clear()
-        p.text(p.t("ui_go"), whole.inflate(-p.px(20), -p.px(20)), whole.height * 0.55 / p.scale, theme.BLACK)
         return
     status_h = int(body.height * 0.36)
     banner = pygame.Rect(body.x, body.y, body.width, status_h)
@@ -139,7 +140,13 @@ def draw_photo(p: Painter, s: Scene) -> None:
     result = t.last_race
     kind = t.last_race_kind or RaceKind.SLAP
     r = header(p, s, f"{p.t('ui_photo_finish')} · {race_title(p, kind, None)}", instruction=False)
-    body = continue_button(p, r.body.inflate(-p.px(16), -p.px(10)))
+    whole = r.body.inflate(-p.px(16), -p.px(10))
+    body = continue_button(p, whole)
+    if isinstance(t.game.command, DecideRace):
+        # The decision this photo shows can still be taken back: the race then runs again.
+        row = pygame.Rect(whole.x, body.bottom + p.px(6), min(p.px(220), whole.width // 3),
+                          whole.bottom - body.bottom - p.px(6))
+        p.button(row, p.t("ui_undo"), Act("undo"), px=24)
     if result is not None:
         photo_finish(p, s, body, result, kind, s.ui.photo_go_ns)
 
