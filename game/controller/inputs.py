@@ -117,9 +117,15 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Cancel:
-    """Drop the dispute or call off the race in progress."""
+    """Drop the dispute or call off the race in progress.
+
+    ``take_back``: the screen's Cancel of a race takes back the card that started it (the
+    rules complete an action before the turn passes, so a race not run is a card not played:
+    it goes back to the hand and the same player plays again). Without it (older table logs,
+    the simulated table) the race is called off and the card stays, as before."""
 
     t_ns: int
+    take_back: bool = field(default=False, metadata={"omit_if_default": True})
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,10 @@ def _dispatch(ctx: Ctx, event: Input) -> None:
     elif isinstance(event, console.Cancel) and t.stage in (Stage.PICK, Stage.VOTE):
         disputes.drop(ctx)
     elif isinstance(event, console.Cancel) and t.stage is Stage.RACE:
-        races.cancel(ctx)
+        if event.take_back and isinstance(t.game.command, PlayCard):
+            _undo(ctx)  # the card that armed this race goes back to the hand; says so
+        else:
+            races.cancel(ctx)
     elif isinstance(event, console.Rearm) and t.stage is Stage.RACE and t.race is not None:
         ctx.say("race_rearmed")
         races.arm(ctx, run=t.race.run + 1)

@@ -115,7 +115,7 @@ def test_keys_name_cards_per_stage() -> None:
     _key(con, race, pygame.K_2)
     assert _key(con, race, pygame.K_o) == [console.Laid(Card(Kind.MOSQUITO, 2), NOW)]
     assert _key(con, race, pygame.K_v) == [console.Void(NOW)]
-    assert _key(con, race, pygame.K_x) == [console.Cancel(NOW)]
+    assert _key(con, race, pygame.K_x) == [console.Cancel(NOW, take_back=True)]
 
 
 def test_keys_for_disputes_spider_and_game_over() -> None:

@@ -334,7 +334,8 @@ def _controller_input(act: Act, table: Table, t: int) -> Input | None:
     if k == "undo":
         return console.UndoLast(t)
     if k == "cancel":
-        return console.Cancel(t)
+        # A race's Cancel takes its card back (console.Cancel); an accusation's just drops it.
+        return console.Cancel(t, take_back=table.stage is Stage.RACE)
     if k == "void":
         return console.Void(t)
     if k == "rearm":

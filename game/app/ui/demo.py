@@ -111,9 +111,10 @@ def key_scenes(scene: Scene, have: dict[str, Scene]) -> Iterator[tuple[str, Scen
         return
     if name == "play":
         # A moment with no notice up (an ant's, a reshuffle's): the example shows the turn's
-        # instruction, and the out picker over it shows that it hides it.
+        # instruction (a player who may tap "That was my last card"), and the out picker over it
+        # shows that it hides it.
         quiet = scene.ui.notice(scene.now_ns) is None
-        if "play" not in have and g.scores and g.hands and min(g.hands) >= 3 and quiet:
+        if "play" not in have and g.scores and g.hands and min(g.hands) >= 3 and quiet and g.active != g.guard:
             yield name, scene
             ui = copy.deepcopy(scene.ui)
             ui.out_menu = True

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...controller import Notice, Stage, Step, Table
+from ...engine import EnterPenalty
 from ...engine.events import (
-    AccusationRejected, AccusationUpheld, PenaltyEntered, RoundScored, TurnStarted,
+    AccusationRejected, AccusationUpheld, PenaltyEntered, RoundScored, TurnStarted, Undone,
 )
 from .common import Scene
 from .screen_name import screen_of
@@ -21,6 +22,7 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         if isinstance(effect, Notice):
             ui.notices.append((effect.message, now_ns + NOTICE_NS))
     said: list[EventLine] = []
+    restored: int | None = None              # the penalty row an undo brought back
     for event in made.events:
         if isinstance(event, TurnStarted):
             continue
@@ -37,6 +39,12 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
             ui.penalty_form.clear()
         elif isinstance(event, PenaltyEntered):
             ui.penalty_form.pop(event.player, None)
+        elif isinstance(event, Undone) and isinstance(event.command, EnterPenalty):
+            # An undone row comes back with what was entered, not zeros: usually one figure
+            # was wrong, and the group should not count the whole hand again.
+            c = event.command
+            ui.penalty_form[c.player] = [c.moths, c.actions, c.numbers]
+            restored = c.player
     if table.last_race is not before.last_race and table.race is None and table.last_race is not None:
         ui.photo_until_ns = now_ns + PHOTO_NS
         ui.overlay_at_ns = now_ns
@@ -46,8 +54,11 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         ui.out_confirm = None
     if table.stage is Stage.PENALTY:
         open_rows = [q for q, e in enumerate(table.game.entries) if e is None]
-        if open_rows and ui.penalty_row not in open_rows:
-            ui.penalty_row = open_rows[0]
+        if restored is not None:
+            ui.penalty_row = restored
+        elif open_rows and (ui.penalty_row not in open_rows or before.stage is not Stage.PENALTY):
+            # Each round's entry starts on its first open row: last round's cursor is stale.
+            ui.penalty_row, ui.penalty_col = open_rows[0], 0
     if table.stage is not before.stage:
         ui.pending_number = None
     if table.stage is not before.stage or table.game.active != before.game.active:

@@ -138,8 +138,11 @@ def draw_play(p: Painter, s: Scene) -> None:
     top = g.discard_top
     seat = t.seated[g.active]
     toggle_h = p.px(56)  # "That was my last card": a touch target of at least 48 px
+    # The guard's six rows of cards (moths too) and the action buttons must all get a finger's
+    # height: in landscape Out and Undo go under the card, in portrait all four share one row.
+    side: pygame.Rect | None = None
     if p.portrait:
-        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.25))
+        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.22))
         card_area = pygame.Rect(upper.x, upper.y, upper.width // 2, upper.height)
         info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height - toggle_h)
         toggle = pygame.Rect(info.x, info.bottom, info.width, toggle_h)
@@ -148,8 +151,11 @@ def draw_play(p: Painter, s: Scene) -> None:
     else:
         card_col = pygame.Rect(body.x, body.y, int(body.width * 0.28), body.height)
         info_h = p.px(76)
-        card_area = pygame.Rect(card_col.x, card_col.y, card_col.width, card_col.height - info_h - toggle_h)
-        info = pygame.Rect(card_col.x, card_area.bottom, card_col.width, info_h)
+        side_h = p.px(52)
+        card_area = pygame.Rect(card_col.x, card_col.y, card_col.width,
+                                card_col.height - info_h - toggle_h - side_h)
+        side = pygame.Rect(card_col.x, card_area.bottom + p.px(4), card_col.width, side_h - p.px(4))
+        info = pygame.Rect(card_col.x, side.bottom, card_col.width, info_h)
         toggle = pygame.Rect(card_col.x, info.bottom, card_col.width, toggle_h)
         middle = pygame.Rect(card_col.right + p.px(10), body.y, int(body.width * 0.33), body.height)
         console = pygame.Rect(middle.right + p.px(10), body.y, body.right - middle.right - p.px(10), body.height)
@@ -169,9 +175,7 @@ def draw_play(p: Painter, s: Scene) -> None:
     if s.ui.out_menu:
         draw_out_menu(p, s, console)
         return
-    actions_h = p.px(60 if p.portrait else 96)
-    console = console.move(0, p.px(8) if p.portrait else 0)
-    console.height -= p.px(8) if p.portrait else 0
+    actions_h = p.px(48)
     grid = pygame.Rect(console.x, console.y, console.width, console.height - actions_h)
     if top is not None and t.stage is Stage.PLAY:
         up, down = neighbours(top.number)
@@ -183,9 +187,18 @@ def draw_play(p: Painter, s: Scene) -> None:
         draw_spider_choice(p, s, grid)
     acts = pygame.Rect(console.x, console.bottom - actions_h, console.width, actions_h)
     buttons = [(p.t("ui_draw"), Act("draw"), theme.GOOD)] if t.stage is Stage.PLAY else []
-    buttons += [(p.t("ui_caught"), Act("caught"), theme.CAUGHT), (p.t("ui_out"), Act("out_menu"), theme.BUTTON),
-                (p.t("ui_undo"), Act("undo"), theme.BUTTON)]
-    _actions(p, acts, buttons)
+    buttons += [(p.t("ui_caught"), Act("caught"), theme.CAUGHT)]
+    more = [(p.t("ui_out"), Act("out_menu"), theme.BUTTON), (p.t("ui_undo"), Act("undo"), theme.BUTTON)]
+    if side is None:
+        _actions(p, acts, buttons + more)
+    else:
+        _actions(p, acts, buttons)
+        # Each word gets room by its length ("Sin cartas" and "Deshacer", "Fertig" and
+        # "Rückgängig"): an even split cuts the longer one in some language.
+        wide = [p.fonts.size(label, p.px(24))[0] for label, _, _ in more]
+        out_w = int(side.width * min(0.65, max(0.35, wide[0] / sum(wide))))
+        _actions(p, pygame.Rect(side.x, side.y, out_w, side.height), more[:1])
+        _actions(p, pygame.Rect(side.x + out_w, side.y, side.width - out_w, side.height), more[1:])
 
 
 def _last_card_toggle(p: Painter, s: Scene, box: pygame.Rect) -> bool:
