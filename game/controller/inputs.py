@@ -148,9 +148,29 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectCount:
+    """Round end: ``player`` drew cards the rig was not told about; their official count
+    becomes ``cards`` (the screen offers it after a row counting more than the count)."""
+
+    player: int
+    cards: int
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
 class UndoLast:
     """Take back the last game command."""
 
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """Seat ``seat`` (physical) typed ``text`` as its player's name at the join screen; None:
+    back to the seat's default name. Checked by the controller (controller/names.py)."""
+
+    seat: int
+    text: str | None
     t_ns: int
 
 
@@ -162,9 +182,10 @@ class NewGame:
 
 
 CONSOLE_TYPES = (StartGame, Configure, Starter, Play, Draw, GiveTo, Out, Laid, Void, CallCaught,
-                 Accuse, Rule, Cancel, Rearm, Penalty, UndoLast, NewGame)
+                 Accuse, Rule, Cancel, Rearm, Penalty, UndoLast, NewGame, Name, CorrectCount)
 Console = (StartGame | Configure | Starter | Play | Draw | GiveTo | Out | Laid | Void | CallCaught
-           | Accuse | Rule | Cancel | Rearm | Penalty | UndoLast | NewGame)
+           | Accuse | Rule | Cancel | Rearm | Penalty | UndoLast | NewGame | Name
+           | CorrectCount)
 Hardware = Press | Release | CaughtPress | CaughtRelease | Go
 INPUT_TYPES = (Press, Release, CaughtPress, CaughtRelease, Go, Tick, *CONSOLE_TYPES)
 Input = Hardware | Tick | Console

@@ -99,6 +99,10 @@ class Table:
     last_race_kind: RaceKind | None = None
     races: int = 0                              # races armed this session
     last_verdict: VerdictTally | None = None    # the latest dispute's outcome, for the verdict screen
+    # (player, cards): a penalty row counted more than the official count; the screen offers to
+    # correct the count to it (a draw the rig was not told about) until the next console input.
+    correction: tuple[int, int] | None = None
+    names: tuple[tuple[int, str], ...] = ()     # (physical seat, name typed at join), by seat
 
     @property
     def players(self) -> int:
@@ -112,4 +116,11 @@ class Table:
             return None
 
     def name(self, player: int) -> str:
-        return self.settings.name(self.seated[player])
+        return self.seat_name(self.seated[player])
+
+    def seat_name(self, seat: int) -> str:
+        """The name typed at ``seat`` (controller/names.py), else the seat's default name."""
+        for typed_seat, name in self.names:
+            if typed_seat == seat:
+                return name
+        return self.settings.name(seat)

@@ -15,7 +15,7 @@ from ..i18n.events import undone
 from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ..messages import Message
 from ..race import RaceKind
-from . import consequences, disputes, inputs as console, races
+from . import consequences, disputes, inputs as console, names, penalties, races
 from .context import Ctx
 from .effects import Effect, Leds, Light, Show, WakeAt
 from .inputs import Input, Tick
@@ -58,6 +58,8 @@ def step(table: Table, event: Input) -> Step:
         ctx.say("ignored_clock", clock=str(clock), expected=table.settings.clock)
         return _finish(table, ctx)
     ctx.update(now_t_ns=max(table.now_t_ns, event.t_ns))
+    if table.correction is not None and isinstance(event, console.CONSOLE_TYPES):
+        ctx.update(correction=None)  # the offer answers the row just refused, nothing later
     _dispatch(ctx, event)
     consequences.tell(ctx, ctx.commands, ctx.events)
     return _finish(table, ctx)
@@ -84,6 +86,8 @@ def _dispatch(ctx: Ctx, event: Input) -> None:
         ctx.update(stage=Stage.JOIN, game=GameState(), race=None, dispute=None, pending_out=None)
     elif isinstance(event, console.UndoLast):
         _undo(ctx)
+    elif isinstance(event, console.Name):
+        names.rename(ctx, event.seat, event.text)
     elif isinstance(event, console.CallCaught):
         disputes.call(ctx, event.by)
     elif isinstance(event, console.Cancel) and t.stage in (Stage.PICK, Stage.VOTE):
@@ -129,7 +133,9 @@ def _console(ctx: Ctx, event: Input) -> None:
     elif stage is Stage.VOTE and isinstance(event, console.Rule):
         disputes.rule(ctx, event.guilty)
     elif stage is Stage.PENALTY and isinstance(event, console.Penalty):
-        ctx.engine(EnterPenalty(event.player, event.moths, event.actions, event.numbers))
+        penalties.enter(ctx, event)
+    elif stage is Stage.PENALTY and isinstance(event, console.CorrectCount):
+        penalties.correct(ctx, event)
     else:
         ctx.say("ignored_input", what=type(event).__name__)
 
