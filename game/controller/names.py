@@ -2,8 +2,10 @@
 
 A name is 1 to 16 characters once trimmed (NFC, runs of spaces made one): Latin letters with
 their accents, Hangul (syllables and the jamo a half-typed syllable leaves), digits, spaces,
-hyphens and apostrophes. No control characters, nothing that would print as a box or move the
-cursor. Names are unique at the table, compared without case ("ANA" is "Ana"), against every
+hyphens and apostrophes. No control characters, and nothing the rig's fonts would print as a
+box: Latin letters up to Latin Extended-A (é, ß, ł, œ…) and Romanian ș ț, the 2,350 Hangul
+syllables of KS X 1001 (every name in common use; the vendored Hangul font has exactly these)
+and the modern jamo. Names are unique at the table, compared without case ("ANA" is "Ana"), against every
 wired seat's name: a seat that joins later keeps its default name, so no typed name may take it.
 
 A typed name is a logged controller input (:class:`~.inputs.Name`), kept in the table's state,
@@ -24,7 +26,9 @@ MAX_NAME = 16
 _SPACES = re.compile(" {2,}")
 _PUNCTUATION = frozenset(" -'")
 _HANGUL_SYLLABLES = (0xAC00, 0xD7A3)
-_HANGUL_JAMO = (0x3131, 0x318E)          # the compatibility jamo the on-screen keyboard types
+_HANGUL_JAMO = (0x3131, 0x3163)          # the compatibility jamo the on-screen keyboard types
+_LATIN_LAST = 0x017F                     # the end of Latin Extended-A
+_ROMANIAN = frozenset("ȘșȚț")
 
 
 def normalize(text: str) -> str:
@@ -37,11 +41,19 @@ def allowed(char: str) -> bool:
     if char in _PUNCTUATION or "0" <= char <= "9":
         return True
     code = ord(char)
-    if _HANGUL_SYLLABLES[0] <= code <= _HANGUL_SYLLABLES[1] or _HANGUL_JAMO[0] <= code <= _HANGUL_JAMO[1]:
+    if _HANGUL_SYLLABLES[0] <= code <= _HANGUL_SYLLABLES[1]:
+        return _in_ks_x_1001(char)
+    if _HANGUL_JAMO[0] <= code <= _HANGUL_JAMO[1]:
         return True
-    # Latin letters only (é, ß, ñ, ø…): the fonts carry them, and a Cyrillic "а" would pass for
-    # a Latin "a" on the board.
-    return unicodedata.category(char).startswith("L") and unicodedata.name(char, "").startswith("LATIN ")
+    # Latin letters only: a Cyrillic "а" would pass for a Latin "a" on the board.
+    latin = code <= _LATIN_LAST or char in _ROMANIAN
+    return latin and unicodedata.category(char).startswith("L") and unicodedata.name(char, "").startswith("LATIN ")
+
+
+def _in_ks_x_1001(syllable: str) -> bool:
+    # Python's EUC-KR spells a syllable outside KS X 1001 as eight bytes of jamo (KS X 1001's
+    # own escape), one inside it as two.
+    return len(syllable.encode("euc-kr")) == 2
 
 
 def shown(char: str) -> str:

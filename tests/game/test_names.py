@@ -35,7 +35,7 @@ def test_a_name_is_trimmed_composed_and_its_spaces_made_one() -> None:
 
 
 @pytest.mark.parametrize("name", ["Zoë", "Łukasz", "Jean-Luc", "O'Brien", "민준", "Anna 2", "Straße", "ŒUF",
-                                  "ㅋㅋ", "x" * MAX_NAME])
+                                  "ㅋㅋ", "Ștefan", "x" * MAX_NAME])
 def test_latin_with_accents_hangul_digits_space_hyphen_and_apostrophe_are_names(name: str) -> None:
     assert refusal(name, {}, "Ali") is None
 
@@ -49,6 +49,8 @@ def test_latin_with_accents_hangul_digits_space_hyphen_and_apostrophe_are_names(
     ("a_b", "“a_b” contains _: a name has only letters, digits, spaces, hyphens and apostrophes."),
     ("Zoe\u200b", "“Zoe\u200b” contains U+200B: a name has only letters, digits, spaces, hyphens and apostrophes."),
     ("😀", "“😀” contains 😀: a name has only letters, digits, spaces, hyphens and apostrophes."),
+    ("Ɓello", "“Ɓello” contains Ɓ: a name has only letters, digits, spaces, hyphens and apostrophes."),
+    ("김똠", "“김똠” contains 똠: a name has only letters, digits, spaces, hyphens and apostrophes."),
 ])
 def test_a_bad_name_is_refused_in_one_sentence_naming_it(text: str, sentence: str) -> None:
     problem = refusal(text, {}, "Ali")
