@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from ..cards import neighbours
 from ..engine import (
-    DeclareOut, DrawCard, EnterPenalty, GameState, GiveCard, NewGame, Phase, PlayCard, StartRound, Undo,
+    DeclareOut, DrawCard, GameState, GiveCard, NewGame, Phase, PlayCard, StartRound, Undo,
 )
 from ..engine import Command, Event
 from ..i18n.events import undone

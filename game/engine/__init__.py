@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .commands import (
-    COMMAND_TYPES, Accuse, CancelDispute, CancelRace, Command, DecideRace, DeclareOut, DrawCard,
+    COMMAND_TYPES, Accuse, CancelDispute, CancelRace, Command, CorrectHand, DecideRace, DeclareOut, DrawCard,
     EnterPenalty, GiveCard, NewGame, PlayCard, StartRound, Undo, Verdict,
 )
 from .events import EVENT_TYPES, Event
@@ -18,7 +18,7 @@ from .state import HAND_SIZE, Dispute, GameState, Penalty, Phase, Race, Standing
 
 __all__ = [
     "ALLOWED", "COMMAND_TYPES", "EVENT_TYPES", "HAND_SIZE", "Accuse", "CancelDispute", "CancelRace",
-    "Command", "DecideRace", "DeclareOut", "Dispute", "DrawCard", "EnterPenalty", "Event",
+    "Command", "CorrectHand", "DecideRace", "DeclareOut", "Dispute", "DrawCard", "EnterPenalty", "Event",
     "GameState", "GiveCard", "NewGame", "Penalty", "Phase", "PlayCard", "Race", "Standing",
     "StartRound", "Undo", "Verdict", "apply", "can_apply", "check", "legal_commands",
 ]

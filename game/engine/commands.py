@@ -123,16 +123,29 @@ class EnterPenalty:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectHand:
+    """The table forgot to tell the rig about draws: ``player``'s official count becomes
+    ``cards`` (more than it was), the cards taken from the draw pile as those draws took them.
+
+    Only at round end, where it shows: a penalty row counting more cards than the official
+    count is otherwise refused forever, since cheating only ever makes a hand smaller.
+    """
+
+    player: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the last command."""
 
 
 Command = (
     NewGame | StartRound | PlayCard | DrawCard | GiveCard | DecideRace | CancelRace | Accuse
-    | Verdict | CancelDispute | DeclareOut | EnterPenalty | Undo
+    | Verdict | CancelDispute | DeclareOut | EnterPenalty | CorrectHand | Undo
 )
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
     NewGame, StartRound, PlayCard, DrawCard, GiveCard, DecideRace, CancelRace, Accuse,
-    Verdict, CancelDispute, DeclareOut, EnterPenalty, Undo,
+    Verdict, CancelDispute, DeclareOut, EnterPenalty, CorrectHand, Undo,
 )

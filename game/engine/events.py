@@ -159,6 +159,15 @@ class PenaltyEntered:
 
 
 @dataclass(frozen=True, slots=True)
+class HandCorrected:
+    """``player``'s official count went from ``old`` to ``new``: draws the rig was not told of."""
+
+    player: int
+    old: int
+    new: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundScored:
     round: int
     points: tuple[int, ...]
@@ -180,12 +189,14 @@ Event = (
     GameStarted | RoundStarted | StarterFlipped | TurnStarted | CardPlayed | CardDrawn
     | NothingToDraw | DiscardReshuffled | GiftDue | CardGiven | GiftSkipped | RaceArmed
     | RaceDecided | RaceCancelled | Accused | AccusationUpheld | AccusationRejected
-    | DisputeCancelled | GuardChanged | RoundEnded | PenaltyEntered | RoundScored | GameOver | Undone
+    | DisputeCancelled | GuardChanged | RoundEnded | PenaltyEntered | HandCorrected | RoundScored | GameOver
+    | Undone
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     GameStarted, RoundStarted, StarterFlipped, TurnStarted, CardPlayed, CardDrawn,
     NothingToDraw, DiscardReshuffled, GiftDue, CardGiven, GiftSkipped, RaceArmed,
     RaceDecided, RaceCancelled, Accused, AccusationUpheld, AccusationRejected,
-    DisputeCancelled, GuardChanged, RoundEnded, PenaltyEntered, RoundScored, GameOver, Undone,
+    DisputeCancelled, GuardChanged, RoundEnded, PenaltyEntered, HandCorrected, RoundScored, GameOver,
+    Undone,
 )

@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..cards import Card, Kind, neighbours
 from ..race import RaceKind
 from .commands import (
-    Accuse, CancelDispute, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty,
-    GiveCard, PlayCard, StartRound, Undo, Verdict,
+    Accuse, CancelDispute, CancelRace, Command, CorrectHand, DecideRace, DeclareOut, DrawCard,
+    EnterPenalty, GiveCard, PlayCard, StartRound, Undo, Verdict,
 )
 from .rules import can_apply
 from .state import GameState, Phase
@@ -96,4 +96,7 @@ def _penalty_entries(state: GameState) -> list[Command]:
             for actions in range(n + 1 - moths):
                 for numbers in range(n + 1 - moths - actions):
                     entries.append(EnterPenalty(p, moths, actions, numbers))
-    return entries
+    # One forgotten draw per open row, listed after the entries: the usual case, and a caller
+    # taking the first command still enters rows rather than correcting counts forever.
+    return entries + [CorrectHand(p, state.hands[p] + 1) for p in state.seats
+                      if p not in state.out and state.entries[p] is None]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .commands import (
-    Accuse, CancelDispute, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty,
-    GiveCard, NewGame, PlayCard, StartRound, Undo, Verdict,
+    Accuse, CancelDispute, CancelRace, Command, CorrectHand, DecideRace, DeclareOut, DrawCard,
+    EnterPenalty, GiveCard, NewGame, PlayCard, StartRound, Undo, Verdict,
 )
 from .state import Phase
 
@@ -19,7 +19,8 @@ ALLOWED: Mapping[Phase, tuple[type[Command], ...]] = {
     Phase.RACE: (DecideRace, CancelRace, Undo),
     # Nobody may cheat, play or draw while an accusation is resolved.
     Phase.DISPUTE: (Verdict, CancelDispute, Undo),
-    Phase.PENALTY_ENTRY: (EnterPenalty, Undo),
+    # A count the table forgot to raise (a draw not told) shows only here, at round end.
+    Phase.PENALTY_ENTRY: (EnterPenalty, CorrectHand, Undo),
     Phase.GAME_OVER: (NewGame, Undo),
 }
 

@@ -7,8 +7,8 @@ from ..cards import Kind
 from ..errors import BadPenalty, IllegalCommand
 from ..variants import GuardNextRound
 from . import steps
-from .commands import DeclareOut, EnterPenalty
-from .events import GameOver, GuardChanged, PenaltyEntered, RoundScored
+from .commands import CorrectHand, DeclareOut, EnterPenalty
+from .events import DiscardReshuffled, GameOver, GuardChanged, HandCorrected, PenaltyEntered, RoundScored
 from .scoring import winners
 from .state import GameState, Penalty, Phase
 
@@ -54,16 +54,53 @@ def enter_penalty(state: GameState, d: steps.Draft, c: EnterPenalty) -> None:
         score_round(state, d)
 
 
-def require_within_deck(state: GameState, player: int, penalty: Penalty) -> None:
-    """All hands together cannot hold more of a class than the deck minus the discard pile."""
+def correct_hand(state: GameState, d: steps.Draft, c: CorrectHand) -> None:
+    """Raise ``c.player``'s official count to ``c.cards``: the table forgot to tell the rig
+    about draws. The cards come off the draw pile as those draws took them, through a reshuffle
+    of the discard pile but its top if the draw pile ran out, so every card stays counted."""
+    player = steps.check_seat(state, c.player, "player")
+    if player in state.out:
+        raise IllegalCommand(f"seat {player} went out this round: an empty hand has no count to correct")
+    if state.entries[player] is not None:
+        raise IllegalCommand(f"seat {player}'s penalty row is already entered: undo it before "
+                             "correcting their count")
+    official = state.hands[player]
+    # Two piles can feed forgotten draws: the draw pile, then the discard pile but its top.
+    reshuffle = max(len(state.discard) - 1, 0)
+    most = official + state.draw_pile + reshuffle
+    if type(c.cards) is not int or not official < c.cards <= most:
+        raise IllegalCommand(f"cannot correct seat {player}'s count to {c.cards!r}: a correction adds "
+                             f"draws the rig was not told about, so enter {official + 1} to {most} "
+                             f"(officially they hold {official}; fewer cards are explained by cheating)")
+    extra = c.cards - official
+    if extra > d.draw_pile:
+        # The draws emptied the draw pile, then the discard pile but its top became the new one.
+        d.draw_pile += reshuffle
+        d.discard = state.discard[-1:]
+        d.events.append(DiscardReshuffled(reshuffle))
+    d.draw_pile -= extra
+    d.hands[player] = c.cards
+    d.events.append(HandCorrected(player, official, c.cards))
+
+
+def class_room(state: GameState, player: int) -> tuple[tuple[str, int, int, int], ...]:
+    """Per penalty class: (name, cards in the deck, on the discard pile, entered for the other
+    players). A hand can hold at most the deck minus the other two of a class."""
     deck = state.rules.deck
     pile = state.discard
-    for name, in_deck, on_pile in (
-        ("moths", deck.moths, sum(1 for card in pile if card.kind is Kind.MOTH)),
-        ("actions", deck.actions, sum(1 for card in pile if card.kind.is_action)),
-        ("numbers", deck.numbers, sum(1 for card in pile if card.kind is Kind.NUMBER)),
-    ):
-        others = sum(getattr(e, name) for p, e in enumerate(state.entries) if e is not None and p != player)
+    return tuple(
+        (name, in_deck, on_pile,
+         sum(getattr(e, name) for p, e in enumerate(state.entries) if e is not None and p != player))
+        for name, in_deck, on_pile in (
+            ("moths", deck.moths, sum(1 for card in pile if card.kind is Kind.MOTH)),
+            ("actions", deck.actions, sum(1 for card in pile if card.kind.is_action)),
+            ("numbers", deck.numbers, sum(1 for card in pile if card.kind is Kind.NUMBER)),
+        ))
+
+
+def require_within_deck(state: GameState, player: int, penalty: Penalty) -> None:
+    """All hands together cannot hold more of a class than the deck minus the discard pile."""
+    for name, in_deck, on_pile, others in class_room(state, player):
         mine = getattr(penalty, name)
         left = in_deck - on_pile - others
         if mine > left:

@@ -16,8 +16,8 @@ from ..cards import Card, fits, neighbours
 from ..errors import CardDoesNotFit, IllegalCommand, NothingToUndo, NotYourTurn, WrongPhase
 from . import dispute_rules, race_rules, round_end, steps
 from .commands import (
-    Accuse, CancelDispute, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty,
-    GiveCard, NewGame, PlayCard, StartRound, Undo, Verdict,
+    Accuse, CancelDispute, CancelRace, Command, CorrectHand, DecideRace, DeclareOut, DrawCard,
+    EnterPenalty, GiveCard, NewGame, PlayCard, StartRound, Undo, Verdict,
 )
 from .events import CardPlayed, Event, GameStarted, GiftSkipped, RoundStarted, StarterFlipped, TurnStarted, Undone
 from .phases import ALLOWED, allowed_names
@@ -180,4 +180,5 @@ _HANDLERS: dict[type[Any], Callable[[GameState, steps.Draft, Any], None]] = {
     CancelDispute: dispute_rules.cancel_dispute,
     DeclareOut: round_end.declare_out,
     EnterPenalty: round_end.enter_penalty,
+    CorrectHand: round_end.correct_hand,
 }

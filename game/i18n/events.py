@@ -7,13 +7,13 @@ from collections.abc import Callable
 from dataclasses import fields
 
 from ..engine import (
-    Accuse, CancelDispute, CancelRace, Command, DecideRace, DeclareOut, DrawCard, EnterPenalty, Event,
-    GiveCard, NewGame, PlayCard, StartRound, Verdict,
+    Accuse, CancelDispute, CancelRace, Command, CorrectHand, DecideRace, DeclareOut, DrawCard,
+    EnterPenalty, Event, GiveCard, NewGame, PlayCard, StartRound, Verdict,
 )
 from ..engine.events import (
     AccusationRejected, AccusationUpheld, Accused, CardDrawn, CardGiven, CardPlayed,
     DiscardReshuffled, DisputeCancelled, GameOver, GameStarted, GiftDue, GiftSkipped,
-    GuardChanged, NothingToDraw, PenaltyEntered, RaceArmed, RaceCancelled, RaceDecided,
+    GuardChanged, HandCorrected, NothingToDraw, PenaltyEntered, RaceArmed, RaceCancelled, RaceDecided,
     RoundEnded, RoundScored, RoundStarted, StarterFlipped, TurnStarted, Undone,
 )
 from ..cards import Card
@@ -103,6 +103,8 @@ def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[st
             return "ev_round_ended", {"round": r, "out": ", ".join(map(seat, out))}
         case PenaltyEntered(player=p, moths=m, actions=a, numbers=n, points=pts):
             return "ev_penalty", {"player": seat(p), "moths": m, "actions": a, "numbers": n, "points": pts}
+        case HandCorrected(player=p, old=o, new=n):
+            return "ev_hand_corrected", {"player": seat(p), "old": o, "new": n}
         case RoundScored(round=r, totals=t):
             return "ev_round_scored", {"round": r, "totals": ", ".join(f"{seat(p)} {x}" for p, x in enumerate(t))}
         case GameOver(winners=w):
@@ -131,6 +133,8 @@ def undone(command: Command, seat: Callable[[int], str],
             return "undone_out", {"player": seat(p)}
         case EnterPenalty(player=p):
             return "undone_penalty", {"player": seat(p)}
+        case CorrectHand(player=p):
+            return "undone_correct", {"player": seat(p)}
         case DecideRace():
             return "undone_race", {}
         case CancelRace():

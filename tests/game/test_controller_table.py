@@ -294,7 +294,7 @@ def test_a_last_card_tapped_as_such_ends_the_round_without_its_action(rig: Rig, 
 def test_the_guard_all_round_cannot_tap_a_last_card_while_holding_more(rig: Rig) -> None:
     before = rig.table.game
     _last_card(rig, "ant 4")
-    assert "ant 4 cannot be the last card of seat 0" in _last_notice(rig)
+    assert "ant 4 cannot be the last card of Ali" in _last_notice(rig)   # named, not "seat 0"
     assert rig.table.game is before and rig.stage is Stage.PLAY
 
 

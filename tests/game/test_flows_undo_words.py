@@ -10,7 +10,7 @@ from game.cards import Card
 from game.controller import Notice
 from game.controller import inputs as console
 from game.engine import (
-    COMMAND_TYPES, Accuse, CancelDispute, CancelRace, DecideRace, DeclareOut, DrawCard, EnterPenalty,
+    COMMAND_TYPES, Accuse, CancelDispute, CancelRace, CorrectHand, DecideRace, DeclareOut, DrawCard, EnterPenalty,
     GiveCard, NewGame, PlayCard, StartRound, Verdict,
 )
 from game.engine.events import Undone
@@ -23,6 +23,7 @@ EVERY_COMMAND = (
     NewGame(3, 0), StartRound(card("ant 3")), PlayCard(1, card("ant 3")), DrawCard(1),
     GiveCard(1, 2), GiveCard(1, None), DecideRace((1, 2), loser=2), CancelRace(), Accuse(0, 2),
     Verdict(True), Verdict(False), CancelDispute(), DeclareOut(1), EnterPenalty(1, 0, 1, 2),
+    CorrectHand(1, 9),
 )
 
 

@@ -13,7 +13,7 @@ from rules_helpers import card, may_go_out, new_game, play, play_round, run, sta
 
 from game.cards import Card, Kind
 from game.engine import (
-    ALLOWED, COMMAND_TYPES, Accuse, CancelDispute, CancelRace, DecideRace, DeclareOut, DrawCard,
+    ALLOWED, COMMAND_TYPES, Accuse, CancelDispute, CancelRace, CorrectHand, DecideRace, DeclareOut, DrawCard,
     EnterPenalty, GameState, GiveCard, NewGame, Phase, PlayCard, StartRound, Undo, Verdict, apply,
     can_apply, check, legal_commands,
 )
@@ -60,6 +60,7 @@ ONE_OF_EACH: dict[type[Any], Any] = {
     CancelDispute: CancelDispute(),
     DeclareOut: DeclareOut(1),
     EnterPenalty: EnterPenalty(2, 0, 0, 1),
+    CorrectHand: CorrectHand(2, 9),
     Undo: Undo(),
 }
 

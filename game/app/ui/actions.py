@@ -17,7 +17,7 @@ class Act:
     laid (Card), give (player | None), out (player: asks first), out_yes, out_no, out_menu, last_card (the next card played
     was the player's last), accuse (player), rule (bool),
     seat (physical seat: a tap of its button), penalty_add ((player, field, delta)),
-    penalty_ok (player), settings, back, lang (code), variant (name), dismiss.
+    penalty_ok (player), correct_count ((player, cards): a forgotten draw, then the row again), settings, back, lang (code), variant (name), dismiss.
     """
 
     kind: str

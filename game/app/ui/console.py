@@ -18,12 +18,15 @@ from typing import Any
 import pygame
 
 from ...cards import Card, Kind
+from ...controller.names import check as name_problem
+from ...i18n.hangul import backspace
 from ...controller import Stage, Table
 from ...controller import inputs as console
 from ...controller.inputs import Input
 from ...i18n import LANGUAGES
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...variants import Rules
+from . import keyboard
 from .actions import Act, Hotspot
 from .render import Frame
 from .state import PENALTY_FIELDS, PIN_DIGITS, UiState
@@ -102,6 +105,10 @@ class Console:
             return self._key_down(event.key, table)
         if kind == pygame.KEYUP:
             return self._key_up(event.key)
+        if kind == pygame.TEXTINPUT and self._typing(table):
+            # A physical keyboard types the name too (its input method composes Hangul).
+            self.ui.keyboard_text = keyboard.typed(self.ui.keyboard_text, event.text)
+            return []
         if kind == pygame.QUIT:
             self.quit = True
         return []
@@ -124,8 +131,19 @@ class Console:
 
     # -- keys ----------------------------------------------------------------------------
 
+    def _typing(self, table: Table) -> bool:
+        """The name keyboard is up: keys type (TEXTINPUT) instead of pressing seats."""
+        ui = self.ui
+        return (ui.keyboard_seat in table.seated and table.stage in (Stage.JOIN, Stage.OLDEST)
+                and not (ui.settings_open or ui.pin_open or ui.staff_open))
+
     def _key_down(self, key: int, table: Table) -> list[Input]:
         ui = self.ui
+        if self._typing(table):
+            # Letters arrive as TEXTINPUT; a seat's key (Q, T, P…) is a letter of the name now.
+            typing = {pygame.K_BACKSPACE: "key_delete", pygame.K_RETURN: "key_ok",
+                      pygame.K_KP_ENTER: "key_ok", pygame.K_ESCAPE: "back"}
+            return self.perform(Act(typing[key]), table) if key in typing else []
         seat = self.seat_keys.get(key)
         if seat is not None:
             return [Press(seat, self.clock(), self.clock_name)]
@@ -242,6 +260,32 @@ class Console:
 
     # -- acts ----------------------------------------------------------------------------
 
+    def _keyboard(self, act: Act, table: Table, t: int) -> list[Input]:
+        """A key of the name keyboard. OK sends the name; the keyboard stays up if the table
+        will refuse it (the refusal is the footer's notice) and closes once it is taken."""
+        ui = self.ui
+        seat = ui.keyboard_seat
+        assert seat is not None
+        k, v = act.kind, act.value
+        if k == "key" and isinstance(v, str):
+            ui.keyboard_text = keyboard.press(ui.keyboard_text, v, ui.keyboard_shift)
+            ui.keyboard_shift = False
+        elif k == "key_case":
+            ui.keyboard_shift = not ui.keyboard_shift
+        elif k == "key_layout":
+            ui.keyboard_layout = "hangul" if ui.keyboard_layout == "latin" else "latin"
+        elif k == "key_delete":
+            ui.keyboard_text = backspace(ui.keyboard_text)
+        elif k == "key_skip":
+            ui.keyboard_seat = None
+            if seat in dict(table.names):
+                return [console.Name(seat, None, t)]
+        elif k == "key_ok":
+            if name_problem(table, seat, ui.keyboard_text) is None:
+                ui.keyboard_seat = None
+            return [console.Name(seat, ui.keyboard_text, t)]
+        return []
+
     def perform(self, act: Act, table: Table) -> list[Input]:
         """The inputs for ``act`` (stamped now), after any change to the screen's own state."""
         ui = self.ui
@@ -262,6 +306,14 @@ class Console:
                 ui.staff_page = "menu" if ui.staff_page != "menu" else None
             ui.out_menu = False
             ui.out_confirm = None
+            ui.keyboard_seat = None
+        elif k == "keyboard" and type(v) is int:
+            if table.stage in (Stage.JOIN, Stage.OLDEST) and v in table.seated:
+                ui.keyboard_seat, ui.keyboard_shift = v, False
+                ui.keyboard_text = dict(table.names).get(v, "")   # a typed name is mended
+                ui.keyboard_layout = "hangul" if ui.lang == "ko" else "latin"
+        elif k.startswith("key") and ui.keyboard_seat is not None:
+            return self._keyboard(act, table, t)
         elif k == "pin_digit" and isinstance(v, int) and ui.pin_open:
             if len(ui.pin_entry) < PIN_DIGITS:
                 ui.pin_entry += str(v)
@@ -307,6 +359,10 @@ class Console:
         elif k == "penalty_ok" and isinstance(v, int):
             m, a, n = ui.form(v)
             return [console.Penalty(v, m, a, n, t)]
+        elif k == "correct_count" and v is not None and v == table.correction:
+            # The forgotten draws told, then the row that was refused for them, entered again.
+            player, cards = v
+            return [console.CorrectCount(player, cards, t), console.Penalty(player, *ui.form(player), t)]
         elif k == "seat" and isinstance(v, int):
             return [Press(v, t, self.clock_name), Release(v, t, self.clock_name)]
         else:

@@ -37,7 +37,7 @@ def draw_penalty(p: Painter, s: Scene) -> None:
     g = t.game
     r = header(p, s, p.t("ui_round_over", round=g.round))
     body = r.body.inflate(-p.px(12), -p.px(8))
-    body = _undo_row(p, body)
+    body = _undo_row(p, s, body)
     if p.portrait:
         _penalty_blocks(p, s, body)
         return
@@ -74,14 +74,22 @@ def draw_penalty(p: Painter, s: Scene) -> None:
         p.button(cells[6], p.t("ui_ok"), Act("penalty_ok", player), colour=theme.GOOD, ink=theme.BLACK, px=24)
 
 
-def _undo_row(p: Painter, body: pygame.Rect) -> pygame.Rect:
+def _undo_row(p: Painter, s: Scene, body: pygame.Rect) -> pygame.Rect:
     """Undo along the bottom right: a confirmed row (or the card or "out" that ended the round)
-    can be taken back from this screen. Returns the room left for the rows above it."""
+    can be taken back from this screen. Beside it, after a row counting more cards than the
+    official count, "Correct Bea's count to 16" (a draw the rig was not told about) while the
+    form still holds that row. Returns the room left for the rows above it."""
     # A finger's height and no more: five players' rows of steppers still get 48 px at 800×480.
     height = p.px(48)
     width = min(body.width, p.px(220))
     p.button(pygame.Rect(body.right - width, body.bottom - height, width, height), p.t("ui_undo"),
              Act("undo"), px=24)
+    offer = s.table.correction
+    if offer is not None and sum(s.ui.form(offer[0])) == offer[1]:
+        player, cards = offer
+        fix = pygame.Rect(body.x, body.bottom - height, body.width - width - p.px(8), height)
+        p.button(fix, p.t("ui_correct_count", player=s.table.name(player), cards=cards),
+                 Act("correct_count", offer), colour=theme.WARN, ink=theme.BLACK, px=24)
     return pygame.Rect(body.x, body.y, body.width, body.height - height)
 
 
