@@ -57,9 +57,28 @@ def _plain_spaces(text: str) -> str:
     return text.replace("\u00a0", " ").replace("\u202f", " ")
 
 
+#: How many times pygame has quit (each quit invalidates every freetype font made before it;
+#: widths, heights and rendered surfaces stay true, they depend only on the font file).
+_QUITS = [0]
+_WATCHING = [False]
+
+
+def _on_quit() -> None:
+    _QUITS[0] += 1
+    _WATCHING[0] = False  # pygame forgets its quit functions once it has called them
+
+
+def _watch_quit() -> None:
+    if not _WATCHING[0]:
+        pygame.register_quit(_on_quit)
+        _WATCHING[0] = True
+
+
 class Fonts:
     """Fonts by pixel size, and rendered text surfaces (an LRU cache: a table screen shows the
-    same few dozen strings frame after frame).
+    same few dozen strings frame after frame), with the widths of measured texts and the lines
+    of laid-out texts remembered beside them (a frame fits the same texts into the same boxes
+    as the frame before; measuring them again cost more than drawing the whole frame).
 
     Text is drawn with ``pygame.freetype`` with kerning off, not with ``pygame.font``: pygame-ce's
     ``pygame.font`` shapes text with HarfBuzz, which applies FreeSans Bold's kerning table, and
@@ -75,15 +94,28 @@ class Fonts:
         # Each character is drawn by the first of the two that has a glyph for it.
         self.fallback = fallback
         self._fonts: dict[int, pygame.freetype.Font] = {}
+        self._made = _QUITS[0]
+        # px -> line height. Asked of FreeType it costs a size switch (~25 µs once a screen uses
+        # several sizes), and a frame asks it dozens of times.
+        self._heights: dict[int, int] = {}
         self._has: dict[str, bool] = {}
-        self._surfaces: OrderedDict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = OrderedDict()
+        self._surfaces: OrderedDict[tuple[str, int, tuple[int, int, int], bool], pygame.Surface] = OrderedDict()
         self._cache_size = cache_size
+        # (text, px) -> pen travel. Bounded: the oldest entries go first (an attract demo
+        # measures the ticker's ever-new sentences).
+        self._widths: dict[tuple[str, int], int] = {}
+        #: What Painter.layout_text made of a text in a box, kept for the next frame (see there).
+        self.layouts = Memo(4 * cache_size)
 
     def get(self, px: int) -> pygame.freetype.Font:
+        if self._made != _QUITS[0]:  # pygame quit since: its fonts are dead, make them again
+            self._fonts.clear()
+            self._made = _QUITS[0]
         font = self._fonts.get(px)
         if font is None:
             if not pygame.freetype.get_init():
                 pygame.freetype.init()
+            _watch_quit()
             font = pygame.freetype.Font(str(self.path), px)
             font.kerning = False
             font.pad = True         # line-box metrics: every line of a size is equally tall
@@ -119,14 +151,28 @@ class Fonts:
         return max(advance, font.get_rect(text).right)
 
     def size(self, text: str, px: int) -> tuple[int, int]:
-        text = _plain_spaces(text)
-        return sum(owner._advance(piece, px) for owner, piece in self.runs(text)), self.line_height(px)
+        key = (text, px)
+        width = self._widths.get(key)
+        if width is None:
+            width = sum(owner._advance(piece, px) for owner, piece in self.runs(_plain_spaces(text)))
+            if len(self._widths) >= 16 * self._cache_size:
+                del self._widths[next(iter(self._widths))]
+            self._widths[key] = width
+        return width, self.line_height(px)
 
     def line_height(self, px: int) -> int:
-        return self.get(px).get_sized_height()
+        height = self._heights.get(px)
+        if height is None:
+            height = self._heights[px] = self.get(px).get_sized_height()
+        return height
 
-    def render(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
-        key = (text, px, color)
+    def render(self, text: str, px: int, color: tuple[int, int, int],
+               premultiplied: bool = False) -> pygame.Surface:
+        """``text`` drawn in ``color`` on a transparent surface. ``premultiplied``: its colours
+        multiplied by their alpha, to blit with ``special_flags=pygame.BLEND_PREMULTIPLIED``
+        (the same picture, within one level of 255 at the glyphs' edges, for 60 % of the cost:
+        pygame-ce blends premultiplied pixels with SIMD)."""
+        key = (text, px, color, premultiplied)
         surface = self._surfaces.get(key)
         if surface is not None:
             self._surfaces.move_to_end(key)
@@ -140,10 +186,31 @@ class Fonts:
             if piece.strip():
                 owner.get(px).render_to(surface, (x, baseline), piece, color)
             x += width
+        if premultiplied:
+            surface = surface.premul_alpha()
         self._surfaces[key] = surface
         if len(self._surfaces) > self._cache_size:
             self._surfaces.popitem(last=False)
         return surface
+
+
+class Memo:
+    """A bounded memo (oldest entry out first) for pure results that depend only on their key."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._kept: dict[object, object] = {}
+
+    def get(self, key: object) -> object | None:
+        return self._kept.get(key)
+
+    def put(self, key: object, value: object) -> None:
+        if len(self._kept) >= self._limit:
+            del self._kept[next(iter(self._kept))]
+        self._kept[key] = value
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 def fonts_for(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> tuple[Fonts, FontChoice]:

@@ -34,6 +34,20 @@ class TextBox:
     covered: pygame.Rect
 
 
+def solid_fill(surface: pygame.Surface, colour: RGB, rect: pygame.Rect) -> None:
+    """``surface.fill(colour, rect)``, pixel for pixel (within the clip), and much cheaper for a
+    rect narrower than the surface: SDL fills with streaming SIMD stores that cost about 0.7 µs
+    a row on the benchmark machine (a 700×300 panel 320 µs, the same through pygame's polygon
+    filler 60 µs). Whole rows stay with SDL, which fills them as one run."""
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    if rect.x <= 0 and rect.right >= surface.get_width():
+        surface.fill(colour, rect)
+        return
+    right, bottom = rect.right - 1, rect.bottom - 1
+    pygame.draw.polygon(surface, colour, ((rect.x, rect.y), (right, rect.y), (right, bottom), (rect.x, bottom)))
+
+
 class Painter:
     def __init__(self, surface: pygame.Surface, fonts: Fonts, lang: str) -> None:
         self.surface = surface
@@ -80,6 +94,19 @@ class Painter:
         """Lines and size for ``content`` in ``box``: the largest size from ``px`` down to
         ``min_px`` at which it fits; (lines at min_px, min_px, False) if none does."""
         floor = min(px, self.min_px if min_px is None else min_px)
+        # The same text in the same box comes out the same (fonts and wrapping are pure), and a
+        # frame lays out what the frame before did: the search below runs once per text and box.
+        key = (content, box.width, box.height, px, floor, wrap)
+        known = self.fonts.layouts.get(key)
+        if known is not None:
+            lines, size, fits = known  # type: ignore[misc]
+            return list(lines), size, fits
+        lines, size, fits = self._fit(content, box, px, floor, wrap)
+        self.fonts.layouts.put(key, (tuple(lines), size, fits))
+        return lines, size, fits
+
+    def _fit(self, content: str, box: pygame.Rect, px: int, floor: int,
+             wrap: bool) -> tuple[list[str], int, bool]:
         size = px
         paragraphs = content.split("\n")
         while True:
@@ -120,14 +147,14 @@ class Painter:
         clip = self.surface.get_clip()
         self.surface.set_clip(box.clip(clip) if clip else box)
         for line in lines:
-            surf = self.fonts.render(line, size, colour)
+            surf = self.fonts.render(line, size, colour, premultiplied=True)
             if align == "left":
                 x = box.x
             elif align == "right":
                 x = box.right - surf.get_width()
             else:
                 x = box.x + (box.width - surf.get_width()) // 2
-            self.surface.blit(surf, (x, y))
+            self.surface.blit(surf, (x, y), special_flags=pygame.BLEND_PREMULTIPLIED)
             covered.union_ip(pygame.Rect(x, y, surf.get_width(), line_h))
             y += line_h
         self.surface.set_clip(clip)
@@ -149,8 +176,10 @@ class Painter:
     # -- shapes --------------------------------------------------------------------------
 
     def fill(self, colour: RGB, box: pygame.Rect | None = None, radius: float = 0) -> None:
-        pygame.draw.rect(self.surface, colour, box or self.surface.get_rect(),
-                         border_radius=self.px(radius) if radius else 0)
+        if radius:
+            pygame.draw.rect(self.surface, colour, box or self.surface.get_rect(), border_radius=self.px(radius))
+        else:
+            solid_fill(self.surface, colour, box or self.surface.get_rect())
 
     def frame(self, colour: RGB, box: pygame.Rect, width: float = 2, radius: float = 0) -> None:
         pygame.draw.rect(self.surface, colour, box, max(1, self.px(width)),

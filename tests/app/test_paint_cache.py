@@ -1,0 +1,69 @@
+"""What the drawing remembers between frames, and the cheaper fill, change nothing that is drawn:
+remembered widths and layouts equal fresh ones, solid_fill is surface.fill pixel for pixel, a
+premultiplied text blit is the straight one within one level, and fonts survive pygame quitting."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+from display_helpers import fonts, scenes
+
+from game.app.ui.fonts import fonts_for
+from game.app.ui.paint import Painter, solid_fill
+from game.app.ui.render import draw
+
+
+def test_solid_fill_is_surface_fill_pixel_for_pixel() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        size = rng.choice(((800, 480), (720, 1280), (64, 40)))
+        rect = pygame.Rect(rng.randrange(-50, size[0]), rng.randrange(-50, size[1]),
+                           rng.randrange(-2, size[0] + 60), rng.randrange(-2, size[1] + 60))
+        clip = rng.choice((None, pygame.Rect(rng.randrange(size[0]), rng.randrange(size[1]), 300, 200)))
+        a, b = pygame.Surface(size), pygame.Surface(size)
+        for s in (a, b):
+            s.fill((20, 30, 40))
+            s.set_clip(clip)
+        a.fill((200, 100, 50), rect)
+        solid_fill(b, (200, 100, 50), rect)
+        assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (size, rect, clip)
+
+
+def test_remembered_widths_and_layouts_equal_fresh_ones() -> None:
+    warm = fonts("fr")
+    for name, scene in scenes().items():  # twice: the second frame is drawn from memory
+        for _ in range(2):
+            draw(pygame.Surface((800, 480)), warm, scene, "fr", attract=name == "attract")
+    fresh, _ = fonts_for("fr")
+    surface = pygame.Surface((800, 480))
+    for text in ("Pris\u00a0!", "Manche 2/4", "한국어", "Bea −3", "Wächterwanze"):
+        for px in (20, 33, 60):
+            assert warm.size(text, px) == fresh.size(text, px)
+            box = pygame.Rect(0, 0, 140, 70)
+            assert Painter(surface, warm, "fr").layout_text(text, box, px) == \
+                Painter(surface, fresh, "fr").layout_text(text, box, px)
+
+
+def test_premultiplied_text_looks_the_same() -> None:
+    f = fonts("de")
+    for colour, ground in (((240, 240, 240), (30, 40, 50)), ((10, 10, 10), (250, 200, 60)),
+                           ((255, 80, 80), (0, 90, 0))):
+        a = pygame.Surface((400, 80))
+        a.fill(ground)
+        b = a.copy()
+        a.blit(f.render("Wächterwanze 3", 44, colour), (5, 5))
+        b.blit(f.render("Wächterwanze 3", 44, colour, premultiplied=True), (5, 5),
+               special_flags=pygame.BLEND_PREMULTIPLIED)
+        assert max(abs(x - y) for x, y in zip(pygame.image.tobytes(a, "RGB"),
+                                              pygame.image.tobytes(b, "RGB"))) <= 1
+
+
+def test_fonts_work_again_after_pygame_quits() -> None:
+    f, _ = fonts_for("ko")
+    before = f.size("라운드 2", 30), f.render("라운드 2", 30, (255, 255, 255)).get_size()
+    pygame.quit()
+    pygame.font.init()
+    assert f.size("라운드 2", 30) == before[0]
+    assert f.render("새 글자", 31, (255, 255, 255)).get_width() > 0  # a font made again
+    assert f.size("다른 글자", 30)[0] > 0
