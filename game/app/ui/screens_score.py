@@ -81,11 +81,14 @@ def _undo_row(p: Painter, s: Scene, body: pygame.Rect) -> pygame.Rect:
     form still holds that row. Returns the room left for the rows above it."""
     # A finger's height and no more: five players' rows of steppers still get 48 px at 800×480.
     height = p.px(48)
-    width = min(body.width, p.px(220))
+    offer = s.table.correction
+    if offer is not None and sum(s.ui.form(offer[0])) != offer[1]:
+        offer = None         # the group changed the row: the offer answered the old one
+    # The offer shares Undo's row (every other row is the steppers'), so Undo narrows for it.
+    width = min(body.width // 3 if offer is not None else body.width, p.px(220))
     p.button(pygame.Rect(body.right - width, body.bottom - height, width, height), p.t("ui_undo"),
              Act("undo"), px=24)
-    offer = s.table.correction
-    if offer is not None and sum(s.ui.form(offer[0])) == offer[1]:
+    if offer is not None:
         player, cards = offer
         fix = pygame.Rect(body.x, body.bottom - height, body.width - width - p.px(8), height)
         p.button(fix, p.t("ui_correct_count", player=s.table.name(player), cards=cards),
