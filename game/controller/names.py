@@ -20,7 +20,7 @@ import unicodedata
 
 from ..messages import Message
 from .context import Ctx
-from .state import Stage
+from .state import Stage, Table
 
 MAX_NAME = 16
 _SPACES = re.compile(" {2,}")
@@ -82,6 +82,14 @@ def refusal(text: str, taken: dict[str, str], default: str) -> Message | None:
     return None
 
 
+def check(table: Table, seat: int, text: str) -> Message | None:
+    """Why seat ``seat`` cannot take the name ``text`` at this table, or None (the screen asks
+    too, to keep its keyboard up until a name is taken)."""
+    taken = {table.seat_name(s).casefold(): table.seat_name(s)
+             for s in range(table.settings.seats) if s != seat}
+    return refusal(text, taken, table.settings.name(seat))
+
+
 def rename(ctx: Ctx, seat: int, text: str | None) -> None:
     """Seat ``seat`` takes the name ``text`` (None: back to the seat's default name)."""
     t = ctx.table
@@ -96,8 +104,7 @@ def rename(ctx: Ctx, seat: int, text: str | None) -> None:
     if text is None:
         ctx.update(names=typed)
         return
-    taken = {t.seat_name(s).casefold(): t.seat_name(s) for s in range(t.settings.seats) if s != seat}
-    problem = refusal(text, taken, t.settings.name(seat))
+    problem = check(t, seat, text)
     if problem is not None:
         ctx.say(problem.key, **dict(problem.params))
         ctx.sound("refused")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     # controller
-    "join": "Drück deinen Knopf, um Platz zu nehmen ({count} {count|sitzt|sitzen}). Halte einen Knopf gedrückt, um mit 3 bis 5 Leuten zu starten.",
+    "join": "Drück deinen Knopf, um Platz zu nehmen. Halte einen Knopf gedrückt, um mit 3 bis 5 Leuten zu starten.",
     "join_full": "Der Tisch ist voll: höchstens 5 Leute.",
     "join_too_few": "{count} {count|sitzt|sitzen}: zum Start braucht es mindestens 3.",
     "name_empty": "Der Name ist leer: tippe 1 bis {most} Zeichen oder „Überspringen“, um {default} zu bleiben.",
@@ -193,6 +193,14 @@ TEXT: dict[str, str] = {
     "ui_moths_note": "Motten: am Rundenende auf der Hand",
     "ui_join_title": "Platz nehmen",
     "ui_seated": "{count} {count|sitzt|sitzen}",
+    "ui_name": "Umbenennen",
+    "ui_name_title": "Platz {seat}: dein Name",
+    "ui_key_case": "A/a",
+    "ui_key_space": "Leerzeichen",
+    "ui_key_delete": "Rücktaste",
+    "ui_key_skip": "Überspringen",
+    "ui_name_hint": "Buchstaben, Ziffern, Leerzeichen, - und ', höchstens {most}. „Überspringen“ behält den Namen {default}.",
+    "ui_hold_start": "Halten zum Starten…",
     "ui_oldest_title": "Wer ist am ältesten?",
     "ui_deal_title": "Runde {round}: {guard} gibt",
     "ui_tap_starter": "Tippe die aufgedeckte Karte an",

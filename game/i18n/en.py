@@ -5,7 +5,7 @@ from __future__ import annotations
 
 #: The controller's messages. Names are player names; {card} is e.g. "mosquito 3".
 MESSAGES: dict[str, str] = {
-    "join": "Press your button to take a seat ({count} seated). Hold a seated button to start with 3 to 5 players.",
+    "join": "Press your button to take a seat. Hold a seated button to start with 3 to 5 players.",
     "join_full": "The table is full: 5 players at most.",
     "join_too_few": "{count} seated: at least 3 players are needed to start.",
     "name_empty": "The name is empty: type 1 to {most} characters, or tap Skip to stay {default}.",
@@ -200,6 +200,14 @@ UI: dict[str, str] = {
     "ui_moths_note": "Moths: left in hand at rounds' end",
     "ui_join_title": "Take a seat",
     "ui_seated": "{count} seated",
+    "ui_name": "Name",
+    "ui_name_title": "Seat {seat}: your name",
+    "ui_key_case": "A/a",
+    "ui_key_space": "Space",
+    "ui_key_delete": "Delete",
+    "ui_key_skip": "Skip",
+    "ui_name_hint": "Letters, digits, spaces, - and ', {most} at most. Skip keeps the name {default}.",
+    "ui_hold_start": "Hold to start…",
     "ui_oldest_title": "Who is the oldest?",
     "ui_deal_title": "Round {round}: {guard} deals",
     "ui_tap_starter": "Tap the card flipped from the draw pile",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     # controller
-    "join": "Pulsa tu botón para sentarte ({count} en la mesa). Mantén pulsado un botón para empezar con 3 a 5 jugadores.",
+    "join": "Pulsa tu botón para sentarte. Mantén pulsado un botón para empezar con 3 a 5 jugadores.",
     "join_full": "La mesa está llena: 5 jugadores como máximo.",
     "join_too_few": "{count} en la mesa: hacen falta al menos 3 jugadores para empezar.",
     "name_empty": "El nombre está vacío: escribe de 1 a {most} caracteres, o pulsa «Saltar» para seguir como {default}.",
@@ -193,6 +193,14 @@ TEXT: dict[str, str] = {
     "ui_moths_note": "Polillas: las que quedaron en mano",
     "ui_join_title": "Sentaos",
     "ui_seated": "{count} en la mesa",
+    "ui_name": "Nombre",
+    "ui_name_title": "Asiento {seat}: tu nombre",
+    "ui_key_case": "A/a",
+    "ui_key_space": "Espacio",
+    "ui_key_delete": "Retroceso",
+    "ui_key_skip": "Saltar",
+    "ui_name_hint": "Letras, cifras, espacios, - y ', {most} como máximo. «Saltar» mantiene el nombre {default}.",
+    "ui_hold_start": "Mantén pulsado para empezar…",
     "ui_oldest_title": "¿Quién es el de más edad?",
     "ui_deal_title": "Ronda {round}: reparte {guard}",
     "ui_tap_starter": "Toca la carta girada del mazo",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     # controller
-    "join": "Appuyez sur votre bouton pour prendre place ({count} assis). Maintenez un bouton pour lancer la partie à 3, 4 ou 5.",
+    "join": "Appuyez sur votre bouton pour prendre place. Maintenez un bouton pour lancer la partie à 3, 4 ou 5.",
     "join_full": "La table est pleine : 5 joueurs au plus.",
     "join_too_few": "{count} assis : il faut au moins 3 joueurs pour commencer.",
     "name_empty": "Le nom est vide : tapez 1 à {most} caractères, ou « Passer » pour rester {default}.",
@@ -193,6 +193,14 @@ TEXT: dict[str, str] = {
     "ui_moths_note": "Mites : restées en main en fin de manche",
     "ui_join_title": "Prenez place",
     "ui_seated": "{count} assis",
+    "ui_name": "Nom",
+    "ui_name_title": "Place {seat} : votre nom",
+    "ui_key_case": "A/a",
+    "ui_key_space": "Espace",
+    "ui_key_delete": "Corriger",
+    "ui_key_skip": "Passer",
+    "ui_name_hint": "Lettres, chiffres, espaces, - et ', {most} au plus. « Passer » garde le nom {default}.",
+    "ui_hold_start": "Maintenez pour lancer…",
     "ui_oldest_title": "Qui est le plus âgé ?",
     "ui_deal_title": "Manche {round} : {guard} distribue",
     "ui_tap_starter": "Touchez la carte retournée de la pioche",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     # controller
-    "join": "버튼을 눌러 자리에 앉으세요 (현재 {count}명). 3~5명이 앉으면 버튼을 길게 눌러 시작합니다.",
+    "join": "버튼을 눌러 자리에 앉으세요. 3~5명이 앉으면 버튼을 길게 눌러 시작합니다.",
     "join_full": "자리가 다 찼습니다: 최대 5명입니다.",
     "join_too_few": "현재 {count}명: 시작하려면 최소 3명이 필요합니다.",
     "name_empty": "이름이 비어 있습니다: 1~{most}자를 입력하거나 '건너뛰기'를 누르면 {default}으로(로) 남습니다.",
@@ -195,6 +195,14 @@ TEXT: dict[str, str] = {
     "ui_moths_note": "나방: 라운드가 끝날 때 손에 남은 나방",
     "ui_join_title": "자리에 앉으세요",
     "ui_seated": "{count}명 착석",
+    "ui_name": "이름 바꾸기",
+    "ui_name_title": "{seat}번 자리: 이름 입력",
+    "ui_key_case": "A/a",
+    "ui_key_space": "띄어쓰기",
+    "ui_key_delete": "하나 지우기",
+    "ui_key_skip": "건너뛰기",
+    "ui_name_hint": "글자, 숫자, 공백, -, ' 최대 {most}자. '건너뛰기'를 누르면 이름이 {default}으로(로) 유지됩니다.",
+    "ui_hold_start": "계속 누르면 시작합니다…",
     "ui_oldest_title": "가장 나이 많은 사람은?",
     "ui_deal_title": "{round}라운드: {guard} 카드 나눔",
     "ui_tap_starter": "더미에서 뒤집은 카드를 누르세요",

@@ -19,7 +19,7 @@ from .staged_race import shows_tie_and_false_start, staged_photo
 from .state import UiState
 
 #: Every key screen the demo photographs (and the tests render in every language and size).
-KEY_SCREENS = ("attract", "settings", "join", "oldest", "deal", "play", "spider", "out", "race-ready",
+KEY_SCREENS = ("attract", "settings", "join", "keyboard", "oldest", "deal", "play", "spider", "out", "race-ready",
                "race-go", "race-live", "race-card", "photo", "pick", "vote", "verdict", "penalty",
                "summary", "game-over")
 
@@ -103,6 +103,10 @@ def key_scenes(scene: Scene, have: dict[str, Scene]) -> Iterator[tuple[str, Scen
     if name == "join":
         if t.players >= 3 and (name not in have or have[name].table.players < t.players):
             yield name, scene
+            # The name keyboard over it: the second player mending a name half typed.
+            ui = copy.deepcopy(scene.ui)
+            ui.keyboard_seat, ui.keyboard_text = t.seated[1], "Zoë"
+            yield "keyboard", Scene(t, ui, scene.now_ns)
         return
     if name == "penalty":
         entered = sum(1 for e in g.entries if e is not None)

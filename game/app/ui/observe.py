@@ -52,6 +52,8 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
     if table.stage not in (Stage.PLAY, Stage.SPIDER):
         ui.out_menu = False
         ui.out_confirm = None
+    if table.stage not in (Stage.JOIN, Stage.OLDEST):
+        ui.keyboard_seat = None   # the name keyboard belongs to seating: a new game's starts closed
     if table.stage is Stage.PENALTY:
         open_rows = [q for q, e in enumerate(table.game.entries) if e is None]
         if restored is not None:

@@ -25,6 +25,8 @@ def screen_of(scene: Scene) -> str:
     if overlay is not None:
         return overlay
     stage = table.stage
+    if stage in (Stage.JOIN, Stage.OLDEST) and ui.keyboard_seat in table.seated:
+        return "keyboard"
     if stage in (Stage.PLAY, Stage.SPIDER) and ui.out_menu:
         return "out"
     return stage.value

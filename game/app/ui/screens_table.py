@@ -9,6 +9,7 @@ import pygame
 
 from ...cards import Card, Kind, neighbours
 from ...controller import Stage
+from ...controller.table import MIN_PLAYERS
 from ...i18n.lookup import kind_name
 from . import theme
 from .actions import Act
@@ -52,20 +53,45 @@ def draw_join(p: Painter, s: Scene) -> None:
     grid = pygame.Rect(body.x, body.y, body.width, body.height - button_h - p.px(10))
     tile_w, tile_h = grid.width // cols, min(p.px(110), grid.height // rows)
     for seat in range(seats):
-        tile = pygame.Rect(grid.x + (seat % cols) * tile_w, grid.y + (seat // cols) * tile_h,
-                           tile_w, tile_h).inflate(-p.px(10), -p.px(10))
+        cell = pygame.Rect(grid.x + (seat % cols) * tile_w, grid.y + (seat // cols) * tile_h, tile_w, tile_h)
+        tile = cell.inflate(-p.px(10), -p.px(10))
         key = s.ui.seat_keys[seat] if seat < len(s.ui.seat_keys) else ""
         seated = seat in t.seated
-        label = t.settings.name(seat) if seated else p.t("ui_seat", seat=seat + 1)
+        label = t.seat_name(seat) if seated else p.t("ui_seat", seat=seat + 1)
         if key:
             label += f"  [{key}]"
-        p.chip(tile, seat, label, px=28, lit=seated, act=Act("seat", seat))
+        if not seated:
+            p.chip(tile, seat, label, px=28, lit=False, act=Act("seat", seat))
+            continue
+        # A seated tile: the name on top, and under it the button that types another name.
+        half = cell.height // 2
+        p.chip(pygame.Rect(tile.x, tile.y, tile.width, half - p.px(5)), seat, label, px=28,
+               act=Act("seat", seat), hit=pygame.Rect(cell.x, cell.y, cell.width, half))
+        p.button(pygame.Rect(cell.x, cell.y + half, cell.width, cell.height - half), p.t("ui_name"),
+                 Act("keyboard", seat), px=22)
     bottom = pygame.Rect(body.x, body.bottom - button_h, body.width, button_h)
-    count = pygame.Rect(bottom.x, bottom.y, bottom.width // 2, bottom.height)
-    p.text(p.t("ui_seated", count=t.players), count, 30, align="left")
+    count = pygame.Rect(bottom.x, bottom.y, bottom.width // 2 - p.px(10), bottom.height)
+    _seated_or_starting(p, s, count)
     start = pygame.Rect(bottom.centerx, bottom.y, bottom.width // 2, bottom.height)
     p.button(start, p.t("ui_start"), Act("start"), colour=theme.GOOD, ink=theme.BLACK, px=30,
              enabled=t.players >= 3)
+
+
+def _seated_or_starting(p: Painter, s: Scene, box: pygame.Rect) -> None:
+    """How many sit, or, while a seated button is held to start, a bar filling up to the long
+    press that starts the game: the player sees the hold is counted and how long is left."""
+    t = s.table
+    held = [x for seat, x in t.held if seat in t.seated and seat not in t.consumed]
+    # A tap is no hold: the bar shows once a button has been down a quarter of the way.
+    if not held or t.players < MIN_PLAYERS or s.now_ns - min(held) < t.settings.long_press_ns // 4:
+        p.text(p.t("ui_seated", count=t.players), box, 30, align="left")
+        return
+    frac = min(1.0, max(0, s.now_ns - min(held)) / t.settings.long_press_ns)
+    # The words above a bar of their own: read in one colour whatever the bar has filled.
+    bar = pygame.Rect(box.x, box.bottom - p.px(16), box.width, p.px(14))
+    p.text(p.t("ui_hold_start"), pygame.Rect(box.x, box.y, box.width, bar.y - box.y), 26, align="left")
+    p.fill(theme.PANEL_HI, bar, radius=6)
+    p.fill(theme.GOOD, pygame.Rect(bar.x, bar.y, max(1, int(bar.width * frac)), bar.height), radius=6)
 
 
 def draw_oldest(p: Painter, s: Scene) -> None:

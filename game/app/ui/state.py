@@ -75,6 +75,11 @@ class UiState:
     out_confirm: int | None = None           # the out picker's player, waiting for Yes or No
     last_card: bool = False                  # "That was my last card" is on for the next card
     attract: bool = False
+    # -- the name keyboard (join screen): whose name, what is typed, which keys ---------------
+    keyboard_seat: int | None = None         # the physical seat typing its name; None: closed
+    keyboard_text: str = ""
+    keyboard_layout: str = "latin"           # "latin" or "hangul" (keyboard.LAYOUTS)
+    keyboard_shift: bool = False             # the next letter's case flipped (keyboard.capital)
     pending_number: int | None = None        # keyboard card entry: the number typed
     penalty_form: dict[int, list[int]] = field(default_factory=dict)
     penalty_row: int = 0
