@@ -1,6 +1,6 @@
 """What the drawing remembers between frames, and the cheaper fill, change nothing that is drawn:
 remembered widths and layouts equal fresh ones, solid_fill is surface.fill pixel for pixel, a
-premultiplied text blit is the straight one within one level, and fonts survive pygame quitting."""
+text's ink blitted alone is the whole rendering, and fonts survive pygame quitting."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pygame
 from display_helpers import fonts, scenes
 
 from game.app.ui.fonts import fonts_for
-from game.app.ui.paint import Painter, solid_fill
+from game.app.ui.paint import Painter, rounded_fill, solid_fill
 from game.app.ui.render import draw
 
 
@@ -30,6 +30,27 @@ def test_solid_fill_is_surface_fill_pixel_for_pixel() -> None:
         assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (size, rect, clip)
 
 
+def test_rounded_fill_is_draw_rect_pixel_for_pixel_drawn_or_stamped() -> None:
+    rng = random.Random(11)
+    for _ in range(120):
+        size = rng.choice(((800, 480), (1920, 1080)))
+        rect = pygame.Rect(rng.randrange(-40, size[0]), rng.randrange(-40, size[1]),
+                           rng.randrange(0, 500), rng.randrange(0, 300))
+        radius = rng.choice((1, 8, 18, 40))
+        colour = rng.choice(((255, 0, 255), (0, 255, 0), (60, 70, 80)))
+        clip = rng.choice((None, pygame.Rect(rng.randrange(size[0]), rng.randrange(size[1]), 400, 200)))
+        want = pygame.Surface(size)
+        want.fill((20, 30, 40))
+        want.set_clip(clip)
+        pygame.draw.rect(want, colour, rect, border_radius=radius)
+        for _ in range(3):  # drawn, then kept as a stamp, then blitted from it
+            got = pygame.Surface(size)
+            got.fill((20, 30, 40))
+            got.set_clip(clip)
+            rounded_fill(got, colour, rect, radius)
+            assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(want, "RGB"), (size, rect, radius, clip)
+
+
 def test_remembered_widths_and_layouts_equal_fresh_ones() -> None:
     warm = fonts("fr")
     for name, scene in scenes().items():  # twice: the second frame is drawn from memory
@@ -45,18 +66,19 @@ def test_remembered_widths_and_layouts_equal_fresh_ones() -> None:
                 Painter(surface, fresh, "fr").layout_text(text, box, px)
 
 
-def test_premultiplied_text_looks_the_same() -> None:
-    f = fonts("de")
-    for colour, ground in (((240, 240, 240), (30, 40, 50)), ((10, 10, 10), (250, 200, 60)),
-                           ((255, 80, 80), (0, 90, 0))):
-        a = pygame.Surface((400, 80))
-        a.fill(ground)
-        b = a.copy()
-        a.blit(f.render("Wächterwanze 3", 44, colour), (5, 5))
-        b.blit(f.render("Wächterwanze 3", 44, colour, premultiplied=True), (5, 5),
-               special_flags=pygame.BLEND_PREMULTIPLIED)
-        assert max(abs(x - y) for x, y in zip(pygame.image.tobytes(a, "RGB"),
-                                              pygame.image.tobytes(b, "RGB"))) <= 1
+def test_text_blitted_from_its_ink_is_the_whole_rendering() -> None:
+    f = fonts("ko")
+    for text, px, colour in (("라운드 2 − Bea", 44, (240, 240, 240)), ("Wächterwanze", 20, (10, 10, 10)),
+                             ("« Pris ! »", 90, (255, 80, 80)), ("   ", 30, (1, 2, 3))):
+        whole = pygame.Surface((900, 120))
+        whole.fill((30, 40, 50))
+        inked = whole.copy()
+        whole.blit(f.render(text, px, colour), (5, 7))
+        ink = f.ink(text, px, colour)
+        assert ink.width == f.render(text, px, colour).get_width() == f.size(text, px)[0] or text.isspace()
+        if ink.surface is not None:
+            inked.blit(ink.surface, (5 + ink.x, 7 + ink.y))
+        assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(inked, "RGB"), text
 
 
 def test_fonts_work_again_after_pygame_quits() -> None:

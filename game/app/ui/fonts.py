@@ -99,7 +99,7 @@ class Fonts:
         # several sizes), and a frame asks it dozens of times.
         self._heights: dict[int, int] = {}
         self._has: dict[str, bool] = {}
-        self._surfaces: OrderedDict[tuple[str, int, tuple[int, int, int], bool], pygame.Surface] = OrderedDict()
+        self._surfaces: OrderedDict[tuple[object, ...], pygame.Surface | Ink] = OrderedDict()
         self._cache_size = cache_size
         # (text, px) -> pen travel. Bounded: the oldest entries go first (an attract demo
         # measures the ticker's ever-new sentences).
@@ -166,17 +166,50 @@ class Fonts:
             height = self._heights[px] = self.get(px).get_sized_height()
         return height
 
-    def render(self, text: str, px: int, color: tuple[int, int, int],
-               premultiplied: bool = False) -> pygame.Surface:
-        """``text`` drawn in ``color`` on a transparent surface. ``premultiplied``: its colours
-        multiplied by their alpha, to blit with ``special_flags=pygame.BLEND_PREMULTIPLIED``
-        (the same picture, within one level of 255 at the glyphs' edges, for 60 % of the cost:
-        pygame-ce blends premultiplied pixels with SIMD)."""
-        key = (text, px, color, premultiplied)
+    def render(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
+        """``text`` drawn in ``color`` on a transparent surface as wide as the pen's travel and
+        as tall as a line."""
+        key = (text, px, color)
         surface = self._surfaces.get(key)
         if surface is not None:
             self._surfaces.move_to_end(key)
-            return surface
+            return surface  # type: ignore[return-value]
+        surface = self._draw(text, px, color)
+        self._keep(key, surface)
+        return surface
+
+    def ink(self, text: str, px: int, color: tuple[int, int, int]) -> Ink:
+        """``render``'s picture cut to its ink, with where the ink sits in it: blitting the ink
+        alone is the same picture for about 60 % of the cost (a line of text is mostly
+        transparent, and SDL blends every pixel it is given)."""
+        key = (text, px, color, "ink")
+        got = self._surfaces.get(key)
+        if got is not None:
+            self._surfaces.move_to_end(key)
+            return got  # type: ignore[return-value]
+        full = self._draw(text, px, color)
+        box = full.get_bounding_rect()
+        made = Ink(full.subsurface(box).copy() if box.width and box.height else None, box.x, box.y,
+                   full.get_width())
+        self._keep(key, made)
+        return made
+
+    def _keep(self, key: tuple[object, ...], made: object) -> None:
+        self._surfaces[key] = made
+        if len(self._surfaces) > self._cache_size:
+            self._surfaces.popitem(last=False)
+
+    def _draw(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
+        pieces = self.runs(_plain_spaces(text))
+        widths = [owner._advance(piece, px) for owner, piece in pieces]
+        surface = pygame.Surface((max(1, sum(widths)), self.line_height(px)), pygame.SRCALPHA)
+        baseline = self.get(px).get_sized_ascender()
+        x = 0
+        for (owner, piece), width in zip(pieces, widths):
+            if piece.strip():
+                owner.get(px).render_to(surface, (x, baseline), piece, color)
+            x += width
+        return surface
         pieces = self.runs(_plain_spaces(text))
         widths = [owner._advance(piece, px) for owner, piece in pieces]
         surface = pygame.Surface((max(1, sum(widths)), self.line_height(px)), pygame.SRCALPHA)
@@ -192,6 +225,17 @@ class Fonts:
         if len(self._surfaces) > self._cache_size:
             self._surfaces.popitem(last=False)
         return surface
+
+
+@dataclass(frozen=True, slots=True)
+class Ink:
+    """A rendered text's inked part (None for blank text), its place in the full rendering, and
+    the full rendering's width."""
+
+    surface: pygame.Surface | None
+    x: int
+    y: int
+    width: int
 
 
 class Memo:
