@@ -43,6 +43,12 @@ def pick(ctx: Ctx, accused: int) -> None:
         ctx.effects.append(WakeAt(deadline))
 
 
+def needed(judges: int) -> int:
+    """Guilty votes that convict: a majority of the judges (silence counts as not guilty). The
+    vote screen says this figure, so it comes from the rule the count uses."""
+    return judges // 2 + 1
+
+
 def judges(ctx: Ctx) -> tuple[int, ...]:
     d = ctx.table.dispute
     assert d is not None
@@ -64,7 +70,7 @@ def press(ctx: Ctx, player: int) -> None:
         return
     d = replace(d, votes=d.votes + (player,))
     ctx.update(dispute=d)
-    if 2 * len(d.votes) > len(voters) or len(d.votes) == len(voters):
+    if len(d.votes) >= needed(len(voters)) or len(d.votes) == len(voters):
         count(ctx)
 
 
@@ -72,7 +78,7 @@ def count(ctx: Ctx) -> None:
     """The vote is over: guilty only with a majority of the judges."""
     d = ctx.table.dispute
     assert d is not None
-    rule(ctx, 2 * len(d.votes) > len(judges(ctx)), "vote")
+    rule(ctx, len(d.votes) >= needed(len(judges(ctx))), "vote")
 
 
 def rule(ctx: Ctx, guilty: bool, how: str = "ruled") -> None:

@@ -15,6 +15,7 @@ from ..i18n.events import undone
 from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ..messages import Message
 from ..race import RaceKind
+from ..variants import CockroachCard
 from . import consequences, disputes, inputs as console, names, penalties, races
 from .context import Ctx
 from .effects import Effect, Leds, Light, Show, WakeAt
@@ -350,7 +351,9 @@ def _message(t: Table) -> Message:
             winner = run.result.winner
             placing = next(p for p in run.result.ranking if p.player == winner)
             number = g.race.number if g.race is not None else 0
-            return Message.of("cockroach_card", winner=t.name(winner),
+            # The house rule for the card being laid, said while it is tapped.
+            key = "cockroach_card_chain" if g.rules.cockroach_card is CockroachCard.CHAIN else "cockroach_card"
+            return Message.of(key, winner=t.name(winner),
                               reaction=format_ms(placing.reaction_ns), number=number)
         if run is not None and run.asking:
             return Message.of("race_ask")

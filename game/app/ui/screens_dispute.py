@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pygame
 
 from ...controller import Stage
+from ...controller.disputes import needed
 from ...i18n.lookup import render
 from ...messages import Message
 from . import theme
@@ -55,12 +56,17 @@ def draw_dispute(p: Painter, s: Scene) -> None:
     accused = d.accused
     p.text(p.t("ui_accuses", guard=t.name(d.guard), accused=t.name(accused)), title, 38, theme.WARN)
     judges = [q for q in range(t.players) if q not in (d.guard, accused)]
-    votes_line = pygame.Rect(tiles.x, tiles.y, tiles.width, p.px(36))
+    votes_line = pygame.Rect(tiles.x, tiles.y, tiles.width, p.px(34))
     p.text(p.t("ui_votes", votes=len(d.votes), judges=len(judges)), votes_line, 28)
-    rest_tiles = pygame.Rect(tiles.x, votes_line.bottom, tiles.width, tiles.bottom - votes_line.bottom)
+    # What wins, said while the judges decide (not only in the verdict): a group asked.
+    rule_line = pygame.Rect(tiles.x, votes_line.bottom, tiles.width, p.px(52 if p.portrait else 28))
+    p.text(p.t("ui_vote_rule", needed=needed(len(judges))), rule_line, 22, theme.DIM)
+    rest_tiles = pygame.Rect(tiles.x, rule_line.bottom, tiles.width, tiles.bottom - rule_line.bottom)
+    # The judges in one row on a wide screen (three at most): the line saying what wins took
+    # the height a second row would need.
     _tiles(p, s, rest_tiles, judges, lambda q: None,
            lambda q: f"{t.name(q)}: {p.t('ui_voted' if q in d.votes else 'ui_waiting')}",
-           lit=lambda q: q in d.votes)
+           lit=lambda q: q in d.votes, cols=1 if p.portrait else max(1, len(judges)))
     countdown(p, s, clock, d.deadline_t_ns, settings.vote_window_ns)
     third = actions.width // 3
     p.button(pygame.Rect(actions.x, actions.y, third, actions.height), p.t("ui_guilty"),
@@ -73,11 +79,12 @@ def draw_dispute(p: Painter, s: Scene) -> None:
 
 def _tiles(p: Painter, s: Scene, box: pygame.Rect, players: list[int],
            act: Callable[[int], Act | None], label: Callable[[int], str],
-           lit: Callable[[int], bool] | None = None) -> None:
+           lit: Callable[[int], bool] | None = None, cols: int | None = None) -> None:
     t = s.table
     if not players:
         return
-    cols = 1 if p.portrait else min(len(players), 2)
+    if cols is None:
+        cols = 1 if p.portrait else min(len(players), 2)
     rows = -(-len(players) // cols)
     w, h = box.width // cols, min(p.px(64), box.height // rows)
     for i, q in enumerate(players):
@@ -113,4 +120,4 @@ def _tally(p: Painter, v: VerdictShown) -> str:
         return p.t("ui_tally_plea", accused=v.accused)
     if v.how == "ruled" or v.judges == 0:
         return p.t("ui_tally_ruled")
-    return p.t("ui_tally_vote", votes=v.votes, judges=v.judges, needed=v.judges // 2 + 1)
+    return p.t("ui_tally_vote", votes=v.votes, judges=v.judges, needed=needed(v.judges))

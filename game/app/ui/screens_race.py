@@ -6,16 +6,17 @@ from __future__ import annotations
 import pygame
 
 from ...cards import Kind
-from ...engine import DecideRace
+from ...engine import DecideRace, GameState
 from ...controller import RaceRun
 from ...inputs import Press
 from ...judge import RaceResult, format_ms
 from ...i18n.lookup import decimal, kind_name
 from ...race import RaceKind
+from ...variants import CockroachCard
 from . import theme
 from .actions import Act
 from .art.badges import flank
-from .common import Scene, continue_button, header
+from .common import Scene, continue_button, countdown, header
 from .paint import Painter
 from .screens_photo import photo_finish
 from .screens_table import PLAYABLE_KINDS, card_grid
@@ -63,6 +64,7 @@ def draw_race(p: Painter, s: Scene) -> None:
     if run.asking:
         _ask_table(p, body)
         return
+    cockroach = kind is RaceKind.COCKROACH
     status_h = int(body.height * 0.36)
     banner = pygame.Rect(body.x, body.y, body.width, status_h)
     p.fill(theme.WARN if go is None else theme.GO_GREEN, banner, radius=16)
@@ -75,7 +77,12 @@ def draw_race(p: Painter, s: Scene) -> None:
         p.text(p.t("ui_hands_off"), hint.inflate(-p.px(20), 0), 26, theme.BLACK)
     else:
         p.text(p.t("ui_go"), status, 70, theme.BLACK)
-    lanes = pygame.Rect(body.x, status.bottom + p.px(10), body.width, body.bottom - status.bottom - p.px(70))
+    top = banner.bottom + p.px(8)
+    if cockroach:
+        rule = pygame.Rect(body.x, top, body.width, p.px(30))
+        p.text(cockroach_rule(p, t.game), rule, 22, theme.WARN)
+        top = rule.bottom + p.px(4)
+    lanes = pygame.Rect(body.x, top, body.width, body.bottom - top - p.px(62))
     n = len(run.eligible)
     cols = 1 if p.portrait else min(n, 3)
     rows = -(-n // cols)
@@ -97,6 +104,25 @@ def draw_race(p: Painter, s: Scene) -> None:
             p.frame(theme.BAD, tile, 4, radius=8)
     cancel = pygame.Rect(body.right - p.px(220), body.bottom - p.px(56), p.px(220), p.px(56))
     p.button(cancel, p.t("ui_cancel"), Act("cancel"), px=24)
+    # The race's time window: said before GO, counted down after it (presses later than this
+    # do not count, so a slow group should see the time running out).
+    window_ns = t.settings.race_timeout_ns
+    left = pygame.Rect(body.x, cancel.y, cancel.x - body.x - p.px(12), cancel.height)
+    if go is None:
+        p.text(p.t("ui_race_window", seconds=seconds(p, window_ns)), left, 22, theme.DIM)
+    else:
+        countdown(p, s, left.inflate(0, -p.px(12)), go + window_ns, window_ns)
+
+
+def seconds(p: Painter, ns: int) -> str:
+    """A duration in seconds as the language writes it: "3", "2.5" or "2,5"."""
+    return decimal(p.lang, f"{ns / 1e9:g}")
+
+
+def cockroach_rule(p: Painter, g: GameState) -> str:
+    """What a card laid on the cockroach does under this game's house rule."""
+    chain = g.rules.cockroach_card is CockroachCard.CHAIN
+    return p.t("ui_cockroach_chain" if chain else "ui_cockroach_number_only")
 
 
 def _ask_table(p: Painter, body: pygame.Rect) -> None:

@@ -7,6 +7,7 @@ import math
 
 import pygame
 
+from ...cards import Kind
 from ...engine.state import Penalty
 from . import theme
 from .actions import Act
@@ -18,6 +19,11 @@ from .state import PENALTY_FIELDS
 _COLS = (("ui_col_player", 0.10), ("ui_col_cards", 0.10), ("ui_col_moths", 0.19),
          ("ui_col_actions", 0.19), ("ui_col_numbers", 0.19), ("ui_col_points", 0.10),
          ("ui_col_vanished", 0.13))
+
+
+#: Penalty points per card of each class (RULES.md "End of a round"; Kind.penalty), by column.
+_POINTS_EACH = {"ui_col_moths": Kind.MOTH.penalty, "ui_col_actions": Kind.ANT.penalty,
+                "ui_col_numbers": Kind.NUMBER.penalty}
 
 
 def _columns(box: pygame.Rect) -> list[pygame.Rect]:
@@ -46,7 +52,15 @@ def draw_penalty(p: Painter, s: Scene) -> None:
     head = pygame.Rect(body.x, body.y, body.width, row_h)
     for (key, _), cell in zip(_COLS, _columns(head)):
         # Column heads may go a little under the body text's minimum: the steppers need the width.
-        p.text(p.t(key), cell.inflate(-p.px(2), 0), 22, theme.DIM, min_px=16)
+        each = _POINTS_EACH.get(key)
+        if each is None:
+            p.text(p.t(key), cell.inflate(-p.px(2), 0), 22, theme.DIM, min_px=16)
+            continue
+        # What a card of the class costs, read where the figures are entered.
+        upper = pygame.Rect(cell.x + p.px(1), cell.y, cell.width - p.px(2), cell.height * 11 // 20)
+        p.text(p.t(key), upper, 22, theme.DIM, min_px=16)
+        p.text(p.t("ui_points_each", points=each), pygame.Rect(upper.x, upper.bottom, upper.width,
+               cell.bottom - upper.bottom), 17, theme.DIM, min_px=14)
     for player in range(n):
         row = pygame.Rect(body.x, body.y + row_h * (player + 1), body.width, row_h)
         cells = _columns(row)
@@ -88,11 +102,15 @@ def _undo_row(p: Painter, s: Scene, body: pygame.Rect) -> pygame.Rect:
     width = min(body.width // 3 if offer is not None else body.width, p.px(220))
     p.button(pygame.Rect(body.right - width, body.bottom - height, width, height), p.t("ui_undo"),
              Act("undo"), px=24)
+    left = pygame.Rect(body.x, body.bottom - height, body.width - width - p.px(8), height)
     if offer is not None:
         player, cards = offer
-        fix = pygame.Rect(body.x, body.bottom - height, body.width - width - p.px(8), height)
-        p.button(fix, p.t("ui_correct_count", player=s.table.name(player), cards=cards),
+        p.button(left, p.t("ui_correct_count", player=s.table.name(player), cards=cards),
                  Act("correct_count", offer), colour=theme.WARN, ink=theme.BLACK, px=24)
+    elif p.portrait:
+        # A narrow screen's blocks have no room for it under each field: what a card costs, once.
+        p.text(p.t("ui_points_legend", moths=Kind.MOTH.penalty, actions=Kind.ANT.penalty,
+                   numbers=Kind.NUMBER.penalty), left, 20, theme.DIM, align="left")
     return pygame.Rect(body.x, body.y, body.width, body.height - height)
 
 
