@@ -74,7 +74,7 @@ def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = T
     middle = pygame.Rect(left.right + pad, r.header.y + p.px(6),
                          r.header.width - settings_w - left.width - 3 * pad, r.header.height - p.px(12))
     if title is not None:
-        p.text(title, middle, 28)
+        p.text(title, middle, 28, cut=True)   # a long name in "Round 1: Maximiliane-Anna deals"
     elif g.players and s.table.stage not in (Stage.JOIN, Stage.OLDEST, Stage.GAME_OVER):
         guard_seat = s.table.seated[g.guard]
         bug = pygame.Rect(middle.x, r.header.y, r.header.height, r.header.height)
@@ -148,7 +148,7 @@ def players_panel(p: Painter, s: Scene, box: pygame.Rect) -> None:
             pygame.draw.rect(p.surface, theme.seat_colour(seat),
                              pygame.Rect(name_box.x, name_box.y, p.px(8), name_box.height))
             p.text(label, name_box.inflate(-p.px(12), -p.px(4)).move(p.px(5), 0), 26,
-                   theme.seat_colour(seat), align="left")
+                   theme.seat_colour(seat), align="left", cut=True)
         # While the cards are dealt the hands are about to be new: last round's counts (or the
         # zeros before the first deal) would only mislead; the deal says how many each gets.
         dealing = t.stage is Stage.DEAL

@@ -174,12 +174,16 @@ class Painter:
 
     def text(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT, *,
              min_px: float | None = None, align: str = "center", valign: str = "center",
-             wrap: bool = True) -> pygame.Rect:
-        """Draw ``content`` fitted into ``box``; returns the rectangle actually covered."""
+             wrap: bool = True, cut: bool = False) -> pygame.Rect:
+        """Draw ``content`` fitted into ``box``; returns the rectangle actually covered.
+        ``cut``: what does not fit even at the smallest size is one line cut with "…" (a
+        player's name, up to 16 letters, where a column has room for fewer)."""
         if not content:
             return pygame.Rect(box.x, box.y, 0, 0)
         lines, size, fits = self.layout_text(content, box, self.px(px),
                                              None if min_px is None else self.px(min_px), wrap)
+        if not fits and cut:
+            lines, fits = self._cut(content, box, size)
         if not fits:
             self.overflows.append(Overflow(content, (box.x, box.y, box.w, box.h), size))
         self.texts.append((content, size))
@@ -209,6 +213,13 @@ class Painter:
         self.surface.set_clip(clip)
         self.boxes.append(TextBox(content, pygame.Rect(box), covered.clip(box) if fits else covered))
         return covered
+
+    def _cut(self, content: str, box: pygame.Rect, size: int) -> tuple[list[str], bool]:
+        """``content`` as one line at ``size`` cut with "…" to ``box``'s width; whether it fits."""
+        shown = content.replace("\n", " ")
+        while shown and self.fonts.size(shown + "…", size)[0] > box.width:
+            shown = shown[:-1]
+        return [shown.rstrip() + "…"], bool(shown) and self.fonts.line_height(size) <= box.height
 
     def line(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT) -> None:
         """One line, shrunk to the minimum size and then cut with "…" if still too long."""
@@ -251,7 +262,7 @@ class Painter:
         is larger than the chip (its whole row, margins included)."""
         colour = theme.seat_colour(seat) if lit else theme.PANEL_HI
         self.fill(colour, box, radius=8)
-        self.text(label, box.inflate(-self.px(8), -self.px(4)), px, theme.BLACK if lit else theme.DIM)
+        self.text(label, box.inflate(-self.px(8), -self.px(4)), px, theme.BLACK if lit else theme.DIM, cut=True)
         if act is not None:
             self.hotspots.append(Hotspot(pygame.Rect(hit or box), act))
 

@@ -324,4 +324,4 @@ def _legend(p: Painter, s: Scene, box: pygame.Rect) -> None:
         swatch = pygame.Rect(cell.x, cell.centery - p.px(3), p.px(18), p.px(6))
         pygame.draw.rect(p.surface, theme.seat_colour(t.seated[q]), swatch)
         p.text(t.name(q), pygame.Rect(swatch.right + p.px(4), cell.y, cell.right - swatch.right - p.px(8), cell.height),
-               20, theme.TEXT, align="left", min_px=18)
+               20, theme.TEXT, align="left", min_px=18, cut=True)
