@@ -10,7 +10,6 @@ import pygame
 from ...cards import Card, Kind, neighbours
 from ...controller import Stage
 from ...controller.table import MIN_PLAYERS
-from ...controller.table import MIN_PLAYERS
 from ...i18n.lookup import kind_name
 from . import theme
 from .actions import Act
@@ -76,23 +75,6 @@ def draw_join(p: Painter, s: Scene) -> None:
     start = pygame.Rect(bottom.centerx, bottom.y, bottom.width // 2, bottom.height)
     p.button(start, p.t("ui_start"), Act("start"), colour=theme.GOOD, ink=theme.BLACK, px=30,
              enabled=t.players >= 3)
-
-
-def _seated_or_starting(p: Painter, s: Scene, box: pygame.Rect) -> None:
-    """How many sit, or, while a seated button is held to start, a bar filling up to the long
-    press that starts the game: the player sees the hold is counted and how long is left."""
-    t = s.table
-    held = [x for seat, x in t.held if seat in t.seated and seat not in t.consumed]
-    # A tap is no hold: the bar shows once a button has been down a quarter of the way.
-    if not held or t.players < MIN_PLAYERS or s.now_ns - min(held) < t.settings.long_press_ns // 4:
-        p.text(p.t("ui_seated", count=t.players), box, 30, align="left")
-        return
-    frac = min(1.0, max(0, s.now_ns - min(held)) / t.settings.long_press_ns)
-    # The words above a bar of their own: read in one colour whatever the bar has filled.
-    bar = pygame.Rect(box.x, box.bottom - p.px(16), box.width, p.px(14))
-    p.text(p.t("ui_hold_start"), pygame.Rect(box.x, box.y, box.width, bar.y - box.y), 26, align="left")
-    p.fill(theme.PANEL_HI, bar, radius=6)
-    p.fill(theme.GOOD, pygame.Rect(bar.x, bar.y, max(1, int(bar.width * frac)), bar.height), radius=6)
 
 
 def _seated_or_starting(p: Painter, s: Scene, box: pygame.Rect) -> None:
