@@ -158,6 +158,7 @@ TEXT: dict[str, str] = {
     "ui_race_window": "Drücken zählt bis {seconds} s nach GO",
     "ui_cockroach_number_only": "Nur die Zahl zählt: keine Aktion.",
     "ui_cockroach_chain": "Die gelegte Karte führt ihre Aktion aus.",
+    "ui_pending_kind": "{number} … jetzt die Art: N Zahl, M Motte, A Ameise, S Spinne, C Kakerlake, O Mücke (Esc: abbrechen)",
     "ui_get_ready": "Achtung",
     "ui_hands_off": "Hände weg von den Knöpfen bis GO",
     "ui_go": "GO!",

@@ -165,6 +165,7 @@ UI: dict[str, str] = {
     "ui_race_window": "Presses count for {seconds} s after GO",
     "ui_cockroach_number_only": "Only the number counts: no action.",
     "ui_cockroach_chain": "The card laid does its action.",
+    "ui_pending_kind": "{number} … now the kind: N number, M moth, A ant, S spider, C cockroach, O mosquito (Esc: cancel)",
     "ui_get_ready": "Get ready",
     "ui_hands_off": "Hands off the buttons until GO",
     "ui_go": "GO!",

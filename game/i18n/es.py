@@ -158,6 +158,7 @@ TEXT: dict[str, str] = {
     "ui_race_window": "Las pulsaciones cuentan {seconds} s tras el GO",
     "ui_cockroach_number_only": "Solo cuenta el número: sin acción.",
     "ui_cockroach_chain": "La carta puesta hace su acción.",
+    "ui_pending_kind": "{number} … ahora el tipo: N número, M polilla, A hormiga, S araña, C cucaracha, O mosquito (Esc: cancelar)",
     "ui_get_ready": "Preparados",
     "ui_hands_off": "Manos fuera de los botones hasta el GO",
     "ui_go": "¡GO!",

@@ -158,6 +158,7 @@ TEXT: dict[str, str] = {
     "ui_race_window": "Les appuis comptent {seconds} s après GO",
     "ui_cockroach_number_only": "Seul le nombre compte : pas d'action.",
     "ui_cockroach_chain": "La carte posée fait son action.",
+    "ui_pending_kind": "{number} … maintenant le type : N nombre, M mite, A fourmi, S araignée, C cafard, O moustique (Échap : annuler)",
     "ui_get_ready": "Attention",
     "ui_hands_off": "Pas touche aux boutons avant le GO",
     "ui_go": "GO !",

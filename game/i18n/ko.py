@@ -160,6 +160,7 @@ TEXT: dict[str, str] = {
     "ui_race_window": "GO 후 {seconds}초 동안 누른 것만 셉니다",
     "ui_cockroach_number_only": "숫자만 셉니다: 액션 없음.",
     "ui_cockroach_chain": "놓은 카드의 액션이 일어납니다.",
+    "ui_pending_kind": "{number} … 이제 종류: N 숫자, M 나방, A 개미, S 거미, C 바퀴벌레, O 모기 (Esc: 취소)",
     "ui_get_ready": "준비",
     "ui_hands_off": "GO 전에는 버튼에서 손을 떼세요",
     "ui_go": "GO!",

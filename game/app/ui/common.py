@@ -102,7 +102,11 @@ def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True) -> 
     message_box = pygame.Rect(box.x + pad, note_box.bottom, box.width - 2 * pad,
                               box.bottom - note_box.bottom - p.px(4))
     notice = s.ui.notice(s.now_ns)
-    if notice is not None:
+    if s.ui.pending_number is not None and s.table.stage in (Stage.DEAL, Stage.PLAY, Stage.RACE):
+        # The first key of a card typed on a keyboard ("4"): say it was heard and what comes
+        # next, or the typist cannot tell a number waiting from a key lost.
+        p.text(p.t("ui_pending_kind", number=s.ui.pending_number), message_box, 28, theme.WARN)
+    elif notice is not None:
         # A notice answers what someone just did; the instruction is back a few seconds later.
         p.text(render(notice, p.lang), message_box, 28, theme.WARN)
     elif instruction:
