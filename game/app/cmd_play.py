@@ -15,12 +15,14 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
+from ..codec import dumps
 from ..i18n import LANGUAGES
 from .options import SEED_MAX, add_config, fail, new_seed, players_arg, resume_clash, rules_from_args, seed_arg
 
 if TYPE_CHECKING:
+    from .tablelog import TableLog
     from .ui.adapters import Detected
 
 HELP = "the table display with auto-detected buttons; with no display and no buttons, the simulated demo headless (the default)"
@@ -94,7 +96,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="auto: the buzzer board, else GPIO buttons, else keyboard seats; "
                              "sim: the simulated demo even with buttons")
     parser.add_argument("--log", metavar="FILE",
-                        help="the headless demo also writes its game's log (JSON lines) here, for 'cheating-moth replay'")
+                        help="also write the game's log (JSON lines: every command and event, the table's or the "
+                             "headless demo's, a resumed game's whole) here, for 'cheating-moth replay'")
     parser.add_argument("--db", metavar="PATH",
                         help="SQLite table log, the table's or the headless demo's: every input is written before "
                              "it takes effect; an unfinished game in it is resumed (its folder must exist)")
@@ -173,7 +176,7 @@ def _check_options(args: argparse.Namespace, headless: bool) -> None:
 def _check_table_options(args: argparse.Namespace, detected: Detected | None) -> None:
     """The table (not the headless demo) is starting: refuse the demo's own options, which it
     would otherwise ignore."""
-    demo_only = [name for name, given in (("--screenshots", args.screenshots), ("--log", args.log),
+    demo_only = [name for name, given in (("--screenshots", args.screenshots),
                                           ("--lang all", args.lang == "all")) if given]
     if not demo_only:
         return
@@ -182,7 +185,7 @@ def _check_table_options(args: argparse.Namespace, detected: Detected | None) ->
     what = f"{detected.name} input" if detected is not None else "the simulated table on screen"
     fail(f"{' and '.join(demo_only)} {'is' if len(demo_only) == 1 else 'are'} for the headless demo, "
          f"but the table is starting ({what}): drop {'it' if len(demo_only) == 1 else 'them'} "
-         "(the table's log is --db PATH, and it shows one --lang)")
+         "(the table shows one --lang)")
 
 
 def _not_found(requested: str, notes: Sequence[str]) -> str:
@@ -298,6 +301,7 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
             log.close()
             detected.close()
             fail(clash)
+    game_log = _open_game_log(args.log, log, detected)
     pre_init()
     pygame.init()
     flags = pygame.FULLSCREEN if args.fullscreen else 0
@@ -318,7 +322,8 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
         print(f"note: {sounds.note}", file=sys.stderr)
     app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
               sounds=sounds, log=log, say=(lambda s: print(s, flush=True)) if headless else None,
-              attract_after_ns=attract_after, demo_players=args.players or DEMO_PLAYERS)
+              attract_after_ns=attract_after, demo_players=args.players or DEMO_PLAYERS,
+              on_step=None if game_log is None else lambda made: _write_step(game_log, made.commands, made.events))
     print(f"Cheating Moth — {detected.name} input, seed {seed}"
           + ("" if headless else "; F1 settings, Esc quits"), flush=True)
     try:
@@ -329,7 +334,35 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
         detected.close()
         if log is not None:
             log.close()
+        if game_log is not None:
+            game_log.close()
         pygame.quit()
+    if args.log:
+        print(f"Log written to {args.log}; check it with: cheating-moth replay {args.log}", file=sys.stderr)
     if sounds.unknown:
         print(f"note: effects named sounds that do not exist: {', '.join(sounds.unknown)}", file=sys.stderr)
     return 0
+
+
+def _open_game_log(path: str | None, table_log: TableLog | None, detected: Detected) -> TextIO | None:
+    """``--log FILE`` for the table: opened before the window (a bad path is one line on the
+    terminal, with nothing left open), starting with the steps a resumed ``--db`` game already
+    took, so the file holds the whole game for ``cheating-moth replay``."""
+    if path is None:
+        return None
+    try:
+        # Line-buffered: each step's lines are on disk as it is taken (a pulled plug keeps them).
+        out = open(path, "w", encoding="utf-8", buffering=1)
+    except OSError as exc:
+        if table_log is not None:
+            table_log.close()
+        detected.close()
+        fail(f"--log {path!r} cannot be written ({exc.strerror or exc}): give a file in a folder that exists")
+    for entry in table_log.steps if table_log is not None else []:
+        _write_step(out, entry.commands, entry.events)
+    return out
+
+
+def _write_step(out: TextIO, commands: Sequence[object], events: Sequence[object]) -> None:
+    """One step's engine commands, then its events: the order ``cheating-moth replay`` checks."""
+    out.writelines(dumps(record) + "\n" for record in (*commands, *events))

@@ -168,10 +168,9 @@ def test_fullscreen_with_no_display_is_refused(capsys: pytest.CaptureFixture[str
 
 @pytest.mark.parametrize(("argv", "named"), [
     (["--screenshots", "shots"], "--screenshots is for the headless demo"),
-    (["--log", "game.jsonl"], "--log is for the headless demo"),
     (["--lang", "all"], "--lang all is for the headless demo"),
-    (["--log", "g.jsonl", "--lang", "all"], "--log and --lang all are for the headless demo"),
-])
+    (["--screenshots", "shots", "--lang", "all"], "--screenshots and --lang all are for the headless demo"),
+])  # --log is the table's too (tests/app/test_flows_play_log.py)
 def test_the_demos_own_options_are_refused_when_the_table_starts(
         argv: list[str], named: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,7 +82,8 @@ class App:
     def __init__(self, *, detected: Detected, settings: TableSettings, seed: int, ui: UiState,
                  fonts: Fonts, surface: pygame.Surface, sounds: Sounds, log: TableLog | None = None,
                  say: Callable[[str], None] | None = None, attract_after_ns: int | None = 60 * S,
-                 demo_players: int = 4, kiosk: Kiosk | None = None, scripted: bool = False) -> None:
+                 demo_players: int = 4, kiosk: Kiosk | None = None, scripted: bool = False,
+                 on_step: Callable[[Step], None] | None = None) -> None:
         self.detected = detected
         self.adapter = detected.adapter
         self.ui = ui
@@ -93,6 +94,7 @@ class App:
         self.say = say
         self.kiosk = kiosk
         self.scripted = scripted  # simulated players feed every input, GO and ticks included
+        self.on_step = on_step    # told every step before its effects (``play --log``'s game log)
         now = self.adapter.now_ns()
         resumed = self._resume(log, settings, seed, now)
         log = self.log
@@ -194,6 +196,8 @@ class App:
         made = step(before, event)
         if self.log is not None:
             self.log.append(event, made)  # on disk before any effect runs
+        if self.on_step is not None:
+            self.on_step(made)
         self.table = made.table
         if (self.kiosk is not None and isinstance(event, console.Configure)
                 and made.table.settings.rules != self.kiosk.config.rules):
