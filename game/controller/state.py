@@ -12,6 +12,7 @@ from ..judge import RaceResult
 from ..judge_live import EMPTY_LOG, EdgeLog, LiveJudge
 from ..messages import Message
 from ..race import RaceKind
+from .reactions import RaceTimes
 from .settings import TableSettings
 
 
@@ -103,6 +104,7 @@ class Table:
     # correct the count to it (a draw the rig was not told about) until the next console input.
     correction: tuple[int, int] | None = None
     names: tuple[tuple[int, str], ...] = ()     # (physical seat, name typed at join), by seat
+    race_times: tuple[RaceTimes, ...] = ()      # this game's decided races (reactions.py)
 
     @property
     def players(self) -> int:

@@ -16,7 +16,7 @@ from ..inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ..messages import Message
 from ..race import RaceKind
 from ..variants import CockroachCard
-from . import consequences, disputes, inputs as console, names, penalties, races
+from . import consequences, disputes, inputs as console, names, penalties, races, reactions
 from .context import Ctx
 from .effects import Effect, Leds, Light, Show, WakeAt
 from .inputs import Input, Tick
@@ -287,6 +287,9 @@ def _undo(ctx: Ctx) -> None:
 
 def _finish(before: Table, ctx: Ctx) -> Step:
     _sync_stage(ctx)
+    times = reactions.track(ctx.table.race_times, ctx.table.last_race, ctx.commands, ctx.events)
+    if times != ctx.table.race_times:
+        ctx.update(race_times=times)
     t = ctx.table
     message = _message(t)
     if t.stage is not before.stage or message != before.message:
