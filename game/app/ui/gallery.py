@@ -59,6 +59,7 @@ _WRITTEN: tuple[tuple[str, str, str], ...] = (
     ("attract-board", "Attract mode: leaderboard", "In a café: the best players (today, this week, all time in turn)."),
     ("settings", "Settings", "House rules and language, between games."),
     ("join", "Join", "Press your button to take a seat."),
+    ("keyboard", "Join: name keyboard", "A seated player types their name (or skips: the seat's name stays)."),
     ("oldest", "Oldest player", "The oldest player presses their button and guards round 1."),
     ("deal", "Deal", "The starter card is named on screen."),
     ("play", "Play", "A turn: the big discard card, the card grid, hand counts, the guard."),
