@@ -293,4 +293,8 @@ TEXT: dict[str, str] = {
     "ui_col_wins": "Siege",
     "ui_col_best": "Bestes",
     "ui_col_average": "Schnitt",
+    "ui_reactions": "Reaktion auf GO",
+    "ui_col_races": "Rennen",
+    "ui_col_median": "Median",
+    "ui_col_false_starts": "Fehlstarts",
 }

@@ -300,6 +300,10 @@ UI: dict[str, str] = {
     "ui_col_wins": "Wins",
     "ui_col_best": "Best",
     "ui_col_average": "Average",
+    "ui_reactions": "Reactions to GO",
+    "ui_col_races": "Races",
+    "ui_col_median": "Median",
+    "ui_col_false_starts": "False starts",
 }
 
 TEXT: dict[str, str] = {**MESSAGES, **EVENTS, **UI}

@@ -293,4 +293,8 @@ TEXT: dict[str, str] = {
     "ui_col_wins": "Victorias",
     "ui_col_best": "Mejor",
     "ui_col_average": "Media",
+    "ui_reactions": "Reacciones al GO",
+    "ui_col_races": "Carreras",
+    "ui_col_median": "Mediana",
+    "ui_col_false_starts": "Salidas nulas",
 }

@@ -293,4 +293,8 @@ TEXT: dict[str, str] = {
     "ui_col_wins": "Victoires",
     "ui_col_best": "Meilleur",
     "ui_col_average": "Moyenne",
+    "ui_reactions": "Réactions au GO",
+    "ui_col_races": "Courses",
+    "ui_col_median": "Médiane",
+    "ui_col_false_starts": "Faux départs",
 }

@@ -295,4 +295,8 @@ TEXT: dict[str, str] = {
     "ui_col_wins": "승리",
     "ui_col_best": "최고",
     "ui_col_average": "평균",
+    "ui_reactions": "GO 반응 시간",
+    "ui_col_races": "경주",
+    "ui_col_median": "중앙값",
+    "ui_col_false_starts": "부정 출발",
 }

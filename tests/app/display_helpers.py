@@ -99,6 +99,10 @@ def name_scenes() -> dict[str, Scene]:
     seat = join.table.seated[0]
     held = dataclasses.replace(join.table, held=((seat, join.now_ns - 500_000_000),), consumed=())
     made["join-held"] = Scene(held, copy.deepcopy(join.ui), join.now_ns)
+    from game.app.ui.screens_reactions import PANEL_NS
+
+    over = scenes()["game-over"]      # its reactions' turn (the standings and chart come first)
+    made["game-over-reactions"] = Scene(over.table, copy.deepcopy(over.ui), over.ui.game_over_at_ns + PANEL_NS)
     return made
 
 

@@ -9,7 +9,7 @@ import itertools
 
 import pygame
 import pytest
-from display_helpers import fonts, scenes
+from display_helpers import fonts, name_scenes, scenes
 from test_layout import LAYOUT_SIZES
 
 from game.app.ui.common import Scene
@@ -35,7 +35,7 @@ def test_the_long_names_are_names() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_screen_lays_out_with_the_longest_names(lang: str, size: tuple[int, int]) -> None:
     problems: list[str] = []
-    for name, scene in scenes().items():
+    for name, scene in {**scenes(), **name_scenes()}.items():
         frame = draw(pygame.Surface(size), fonts(lang), named(scene), lang, attract=name == "attract")
         problems += [f"{name}: {o.text!r} does not fit {o.box}" for o in frame.overflows]
         drawn = [b for b in frame.boxes if b.covered.width and b.covered.height]

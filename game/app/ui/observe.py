@@ -54,6 +54,8 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         ui.out_confirm = None
     if table.stage not in (Stage.JOIN, Stage.OLDEST):
         ui.keyboard_seat = None   # the name keyboard belongs to seating: a new game's starts closed
+    if table.stage is Stage.GAME_OVER and before.stage is not Stage.GAME_OVER:
+        ui.game_over_at_ns = now_ns   # game over's panels take turns from here, standings first
     if table.stage is Stage.PENALTY:
         open_rows = [q for q, e in enumerate(table.game.entries) if e is None]
         if restored is not None:

@@ -13,6 +13,7 @@ from . import theme
 from .actions import Act
 from .common import Scene, continue_button, header
 from .paint import Painter
+from .screens_reactions import draw_reactions, shows_reactions
 from .state import PENALTY_FIELDS
 
 # The three fields get the width: each holds a − and a + a finger can hit (48 px at 800×480).
@@ -225,6 +226,12 @@ def draw_game_over(p: Painter, s: Scene) -> None:
     else:
         table = pygame.Rect(rest.x, rest.y, int(rest.width * 0.48), rest.height - button_h - p.px(8))
         chart = pygame.Rect(table.right + p.px(16), rest.y, rest.right - table.right - p.px(16), table.height)
+    if shows_reactions(s):
+        # In turns with the standings and the chart: each player's reactions, one wide table.
+        draw_reactions(p, s, pygame.Rect(rest.x, rest.y, rest.width, chart.bottom - rest.y))
+        p.button(pygame.Rect(body.right - p.px(280), body.bottom - button_h, p.px(280), button_h),
+                 p.t("ui_new_game"), Act("new_game"), colour=theme.GOOD, ink=theme.BLACK, px=26)
+        return
     note_h = p.px(44 if p.portrait else 34)
     n = len(standings)
     row_h = min(p.px(58), (table.height - note_h) // (n + 1))

@@ -80,6 +80,7 @@ class UiState:
     keyboard_text: str = ""
     keyboard_layout: str = "latin"           # "latin" or "hangul" (keyboard.LAYOUTS)
     keyboard_shift: bool = False             # the next letter's case flipped (keyboard.capital)
+    game_over_at_ns: int = 0                 # when game over came up (screens_reactions takes turns)
     pending_number: int | None = None        # keyboard card entry: the number typed
     penalty_form: dict[int, list[int]] = field(default_factory=dict)
     penalty_row: int = 0
