@@ -153,7 +153,7 @@ TEXT: dict[str, str] = {
     "ui_out_confirm": "{player} hat keine Karten mehr: Runde {round} beenden?",
     "ui_correct_count": "Kartenzahl von {player} auf {cards} setzen",
     "ui_vote_rule": "Schuldig ab {needed} {needed|Stimme|Stimmen}; Schweigen zählt als nicht schuldig",
-    "ui_points_each": "{points} {points|Punkt|Punkte} pro Karte",
+    "ui_points_each": "je {points} Pkt.",
     "ui_points_legend": "Punkte pro Karte: Motten {moths}, Aktion {actions}, Zahlen {numbers}",
     "ui_race_window": "Drücken zählt bis {seconds} s nach GO",
     "ui_cockroach_number_only": "Nur die Zahl zählt: keine Aktion.",

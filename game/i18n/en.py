@@ -160,7 +160,7 @@ UI: dict[str, str] = {
     "ui_out_confirm": "{player} is out: end round {round}?",
     "ui_correct_count": "Correct {player}'s count to {cards}",
     "ui_vote_rule": "{needed} {needed|vote|votes} needed for guilty; silence counts as not guilty",
-    "ui_points_each": "{points} {points|point|points} per card",
+    "ui_points_each": "{points} {points|pt|pts} each",
     "ui_points_legend": "Points per card: moths {moths}, actions {actions}, numbers {numbers}",
     "ui_race_window": "Presses count for {seconds} s after GO",
     "ui_cockroach_number_only": "Only the number counts: no action.",

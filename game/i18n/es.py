@@ -153,7 +153,7 @@ TEXT: dict[str, str] = {
     "ui_out_confirm": "{player} se queda sin cartas: ¿terminar la ronda {round}?",
     "ui_correct_count": "Corregir: {player} tiene {cards} {cards|carta|cartas}",
     "ui_vote_rule": "Culpable con {needed} {needed|voto|votos}; callar cuenta como inocente",
-    "ui_points_each": "{points} {points|punto|puntos} por carta",
+    "ui_points_each": "{points} {points|pto.|ptos.} c/u",
     "ui_points_legend": "Puntos por carta: polillas {moths}, acción {actions}, números {numbers}",
     "ui_race_window": "Las pulsaciones cuentan {seconds} s tras el GO",
     "ui_cockroach_number_only": "Solo cuenta el número: sin acción.",

@@ -153,7 +153,7 @@ TEXT: dict[str, str] = {
     "ui_out_confirm": "{player} n'a plus de cartes : terminer la manche {round} ?",
     "ui_correct_count": "Corriger : {player} a {cards} {cards|carte|cartes}",
     "ui_vote_rule": "Coupable à partir de {needed} {needed|vote|votes} ; le silence vaut non coupable",
-    "ui_points_each": "{points} {points|point|points} par carte",
+    "ui_points_each": "{points} {points|pt|pts} la carte",
     "ui_points_legend": "Points par carte : mites {moths}, actions {actions}, nombres {numbers}",
     "ui_race_window": "Les appuis comptent {seconds} s après GO",
     "ui_cockroach_number_only": "Seul le nombre compte : pas d'action.",

@@ -126,7 +126,7 @@ def test_penalty_entry_says_the_points_per_card_of_each_class() -> None:
     costs = (Penalty(1, 0, 0).points, Penalty(0, 1, 0).points, Penalty(0, 0, 1).points)
     assert costs == (10, 5, 1)                                  # RULES.md: 10, 5 and 1
     wide = rig.texts()
-    assert {"10 points per card", "5 points per card", "1 point per card"} <= set(wide)
+    assert {"10 pts each", "5 pts each", "1 pt each"} <= set(wide)
     assert "Points per card: moths 10, actions 5, numbers 1" in rig.texts((720, 1280))
 
 

@@ -58,10 +58,10 @@ def draw_penalty(p: Painter, s: Scene) -> None:
             p.text(p.t(key), cell.inflate(-p.px(2), 0), 22, theme.DIM, min_px=16)
             continue
         # What a card of the class costs, read where the figures are entered.
-        upper = pygame.Rect(cell.x + p.px(1), cell.y, cell.width - p.px(2), cell.height * 11 // 20)
+        upper = pygame.Rect(cell.x + p.px(1), cell.y, cell.width - p.px(2), cell.height // 2)
         p.text(p.t(key), upper, 22, theme.DIM, min_px=16)
         p.text(p.t("ui_points_each", points=each), pygame.Rect(upper.x, upper.bottom, upper.width,
-               cell.bottom - upper.bottom), 17, theme.DIM, min_px=14)
+               cell.bottom - upper.bottom), 20, theme.DIM, min_px=19)
     for player in range(n):
         row = pygame.Rect(body.x, body.y + row_h * (player + 1), body.width, row_h)
         cells = _columns(row)
