@@ -6,13 +6,14 @@ round-trips it. The controller names the player in every penalty refusal and off
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from rules_helpers import card, given, may_go_out, run, started
 from table_helpers import Rig
 
 from game.codec import dumps, loads
-from game.controller import Notice, Stage
+from game.controller import Notice, Stage, Step, new_table, step
 from game.controller import inputs as console
 from game.controller.context import named
 from game.engine import CorrectHand, DeclareOut, EnterPenalty, GameState, Phase, Undo, apply
@@ -191,3 +192,38 @@ def test_the_penalty_notices_render_in_every_language(lang: str) -> None:
     made = rig.tap_console(console.Penalty, 2, 0, 1, 8)
     said = render(next(e.message for e in made.effects if isinstance(e, Notice)), lang)
     assert "Cem" in said and "9" in said and "8" in said and "{" not in said and "seat" not in said
+
+
+def test_the_correction_is_a_logged_input_the_table_log_replays(tmp_path: Path) -> None:
+    from game.app.tablelog import TableLog
+    from game.controller.resume import resume
+
+    inputs: list[object] = []
+
+    class Recorded(Rig):
+        def feed(self, event: object) -> Step:
+            inputs.append(event)
+            return super().feed(event)
+
+    rig = Recorded()
+    t0 = rig.table.now_t_ns
+    rig.seat(0, 1, 2, oldest=0)
+    rig.starter("number 3")
+    rig.play("number 4")
+    rig.play("number 5")
+    rig.tap_console(console.Out, 1)
+    rig.tap_console(console.Penalty, 2, 0, 1, 8)
+    rig.tap_console(console.CorrectCount, 2, 9)
+    # The same inputs through the SQLite table log, as the app writes it, then a resume.
+    log = TableLog.open(tmp_path / "table.db", rig.settings, rig.seed, t0)
+    table = new_table(rig.settings, rig.seed, t0)
+    for event in inputs:
+        made = step(table, event)  # type: ignore[arg-type]
+        log.append(event, made)  # type: ignore[arg-type]
+        table = made.table
+    log.close()
+    again = TableLog.open(tmp_path / "table.db", rig.settings, rig.seed, t0)
+    assert [s.input for s in again.steps] == inputs
+    resumed = resume(again.settings, again.seed, again.t0_ns, again.steps)
+    again.close()
+    assert resumed.game.hands == (7, 7, 9) and resumed.game == rig.table.game
