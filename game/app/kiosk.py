@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..controller import Stage, Table, TableSettings
+from ..controller.reactions import stats
 from ..errors import BadConfig, BadTableLog
 from ..staff import StaffLock
 from ..variants import Rules
-from .leaderboard import FinishedGame, Leaderboard, Period, Row
+from .leaderboard import Fastest, FinishedGame, Leaderboard, Period, Row
 from .pinfile import read_pin_file
 from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
 from .rigconfig import _KEYS, RigConfig, read_toml, rig_config_from, with_changes
@@ -142,7 +143,8 @@ class Kiosk:
             self.leaderboard.record(FinishedGame(
                 finished_unix_ns=int(self.wall_clock().timestamp() * 1e9), seed=table.seed,
                 names=tuple(table.name(p) for p in range(table.players)), totals=game.totals,
-                winners=winners, key=f"{table.seed}:{table_log.t0_ns}"))
+                winners=winners, key=f"{table.seed}:{table_log.t0_ns}",
+                best_ns=tuple(st.best_ns for st in stats(table.race_times, table.players))))
         except sqlite3.Error as exc:  # a disk full or a file damaged since the start: the game stays filed
             self.notes.append(f"the game could not be put on the leaderboard ({exc}); its log is kept in games/")
             log.error("%s", self.notes[-1])
@@ -182,6 +184,9 @@ class Kiosk:
 
     def board(self, period: Period) -> list[Row]:
         return self.leaderboard.board(period, self.wall_clock())
+
+    def fastest(self, period: Period) -> list[Fastest]:
+        return self.leaderboard.fastest(period, self.wall_clock())
 
     @property
     def pin_wrong_file(self) -> Path:

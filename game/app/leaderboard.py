@@ -3,6 +3,10 @@
 Times are wall-clock (Unix ns, stamped by the app when a game ends); "today" and "this week"
 are taken in the local time zone of the ``now`` the caller passes, so tests choose them. The
 table keeps at most ``max_games`` games: the oldest are dropped, so the file stays small.
+
+Each game also keeps every player's best reaction to GO (``best_ns``, from the races the table
+decided), so the board can name the fastest slap of the day, the week and all time. Files from
+before that column are migrated when opened (the column is added; their games have no times).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ class FinishedGame:
     totals: tuple[int, ...]       # penalty points by player
     winners: tuple[int, ...]      # players in first place
     key: str = ""                 # the game's identity: recording it twice keeps one row
+    best_ns: tuple[int | None, ...] = ()   # by player: best reaction to GO (None: no valid
+                                           # press); () for games recorded before it was kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +50,16 @@ class Row:
     wins: int
     best: int                     # lowest game total
     average: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fastest:
+    """One name's fastest slap in a period: the best reaction over its games, and in how many
+    of them it had a timed press."""
+
+    name: str
+    best_ns: int
+    games: int
 
 
 class Leaderboard:
@@ -63,10 +79,14 @@ class Leaderboard:
                 "CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY AUTOINCREMENT, "
                 "finished_unix_ns INTEGER NOT NULL, seed INTEGER NOT NULL, names TEXT NOT NULL, "
                 "totals TEXT NOT NULL, winners TEXT NOT NULL, key TEXT)")
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            if "best_ns" not in columns:
+                # A file from before reaction times were kept: their games have none (NULL).
+                self._db.execute("ALTER TABLE games ADD COLUMN best_ns TEXT")
             self._db.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_key ON games(key) WHERE key != ''")
             self._db.execute("CREATE INDEX IF NOT EXISTS games_time ON games(finished_unix_ns)")
             # The columns this code reads and writes, and SQLite's own quick check of the pages.
-            self._db.execute("SELECT id, finished_unix_ns, seed, names, totals, winners, key "
+            self._db.execute("SELECT id, finished_unix_ns, seed, names, totals, winners, key, best_ns "
                              "FROM games LIMIT 0").fetchall()
             check = self._db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
@@ -80,10 +100,10 @@ class Leaderboard:
     def record(self, game: FinishedGame) -> None:
         self._db.execute("BEGIN")
         self._db.execute(
-            "INSERT OR IGNORE INTO games(finished_unix_ns, seed, names, totals, winners, key) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO games(finished_unix_ns, seed, names, totals, winners, key, best_ns) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game.finished_unix_ns, game.seed, json.dumps(game.names), json.dumps(game.totals),
-             json.dumps(game.winners), game.key))
+             json.dumps(game.winners), game.key, json.dumps(game.best_ns)))
         self._db.execute(
             "DELETE FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY finished_unix_ns DESC, "
             "id DESC LIMIT ?)", (self.max_games,))
@@ -94,19 +114,22 @@ class Leaderboard:
         counted in :attr:`skipped` (the board still shows the others)."""
         try:
             rows = self._db.execute(
-                "SELECT finished_unix_ns, seed, names, totals, winners, key FROM games "
+                "SELECT finished_unix_ns, seed, names, totals, winners, key, best_ns FROM games "
                 "WHERE finished_unix_ns >= ? ORDER BY finished_unix_ns, id", (since_unix_ns,)).fetchall()
         except (sqlite3.Error, UnicodeDecodeError):
             self.skipped += 1
             return []
         found: list[FinishedGame] = []
         skipped = 0
-        for t, seed, n, tot, w, key in rows:
+        for t, seed, n, tot, w, key, best in rows:
             try:
                 game = FinishedGame(t, seed, _strings(json.loads(n)), _ints(json.loads(tot)),
-                                    _ints(json.loads(w)), key if isinstance(key, str) else "")
+                                    _ints(json.loads(w)), key if isinstance(key, str) else "",
+                                    () if best is None else _times(json.loads(best)))
                 if not isinstance(t, int) or not isinstance(seed, int) or len(game.names) != len(game.totals):
                     raise ValueError("mismatched row")
+                if game.best_ns and len(game.best_ns) != len(game.names):
+                    raise ValueError("mismatched times")
             except (ValueError, TypeError, RecursionError):
                 skipped += 1
                 continue
@@ -117,6 +140,10 @@ class Leaderboard:
     def board(self, period: Period, now: datetime, limit: int = 10) -> list[Row]:
         """The ranking for ``period`` as seen at ``now`` (an aware datetime in the café's zone)."""
         return rank(self.games(_since(period, now)), limit)
+
+    def fastest(self, period: Period, now: datetime, limit: int = 3) -> list[Fastest]:
+        """The fastest slaps of ``period`` as seen at ``now``: each name's best reaction."""
+        return fastest(self.games(_since(period, now)), limit)
 
     def last(self) -> FinishedGame | None:
         found = self.games()
@@ -145,6 +172,12 @@ def _ints(value: object) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _times(value: object) -> tuple[int | None, ...]:
+    if not isinstance(value, list) or not all(v is None or (type(v) is int and v >= 0) for v in value):
+        raise ValueError(f"not a list of reaction times: {type(value).__name__}")
+    return tuple(value)
+
+
 def _since(period: Period, now: datetime) -> int:
     if now.tzinfo is None:
         raise ValueError(f"now {now!r} has no time zone: pass an aware datetime")
@@ -164,4 +197,19 @@ def rank(games: list[FinishedGame], limit: int = 10) -> list[Row]:
             wins[name] = wins.get(name, 0) + (player in game.winners)
     rows = [Row(name, len(t), wins[name], min(t), sum(t) / len(t)) for name, t in stats.items()]
     rows.sort(key=lambda r: (r.average, -r.wins, r.name))
+    return rows[:limit]
+
+
+def fastest(games: list[FinishedGame], limit: int = 3) -> list[Fastest]:
+    """Each name's best reaction over ``games`` (games without times left out), fastest first."""
+    best: dict[str, int] = {}
+    timed: dict[str, int] = {}
+    for game in games:
+        for name, ns in zip(game.names, game.best_ns):
+            if ns is None:
+                continue
+            timed[name] = timed.get(name, 0) + 1
+            best[name] = min(ns, best.get(name, ns))
+    rows = [Fastest(name, ns, timed[name]) for name, ns in best.items()]
+    rows.sort(key=lambda r: (r.best_ns, r.name))
     return rows[:limit]

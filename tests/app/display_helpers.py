@@ -106,9 +106,43 @@ def name_scenes() -> dict[str, Scene]:
     return made
 
 
+def name_scenes() -> dict[str, Scene]:
+    """The name keyboard in its states (Hangul, a full name shifted, a refusal in the footer)
+    and the join screen while a seated button is held to start."""
+    import copy
+    import dataclasses
+
+    from game.messages import Message
+
+    made: dict[str, Scene] = {}
+    base = scenes()["keyboard"]
+
+    def add(name: str, scene: Scene = base, **fields: object) -> None:
+        ui = copy.deepcopy(scene.ui)
+        for key, value in fields.items():
+            setattr(ui, key, value)
+        made[name] = Scene(scene.table, ui, scene.now_ns)
+
+    add("keyboard-hangul", keyboard_layout="hangul", keyboard_text="민ㅈ")
+    add("keyboard-full", keyboard_text="Maximiliane-Anna", keyboard_shift=True)
+    add("keyboard-empty", keyboard_text="")
+    refused = copy.deepcopy(base.ui)
+    refused.notices.append((Message.of("name_char", name="Zoë_", char="_"), base.now_ns + 10**9))
+    made["keyboard-refused"] = Scene(base.table, refused, base.now_ns)
+    join = scenes()["join"]
+    seat = join.table.seated[0]
+    held = dataclasses.replace(join.table, held=((seat, join.now_ns - 500_000_000),), consumed=())
+    made["join-held"] = Scene(held, copy.deepcopy(join.ui), join.now_ns)
+    from game.app.ui.screens_reactions import PANEL_NS
+
+    over = scenes()["game-over"]      # its reactions' turn (the standings and chart come first)
+    made["game-over-reactions"] = Scene(over.table, copy.deepcopy(over.ui), (over.now_ns // PANEL_NS | 1) * PANEL_NS)
+    return made
+
+
 def boards() -> dict[str, object]:
     """Leaderboards for attract mode: empty, short, full, with long names."""
-    from game.app.leaderboard import Row
+    from game.app.leaderboard import Fastest, Row
     from game.app.ui.state import BoardView
 
     rows = tuple(Row(name, games, wins, best, avg) for name, games, wins, best, avg in (
@@ -117,4 +151,7 @@ def boards() -> dict[str, object]:
         ("Flo", 3, 0, 11, 15.7), ("Gus", 1, 0, 20, 20.0), ("Hana", 1, 0, 22, 22.0), ("Ivo", 1, 0, 30, 30.0)))
     return {"empty-today": BoardView("today", ()), "empty-week": BoardView("week", ()),
             "empty-all": BoardView("all", ()), "short-week": BoardView("week", rows[:2]),
-            "full-all": BoardView("all", rows)}
+            "full-all": BoardView("all", rows),
+            "fastest-week": BoardView("week", rows[:4], (Fastest("Maximiliane-Anna", 183_456_789, 4),
+                                                         Fastest("하늘빛 별님이", 190_000_000, 2),
+                                                         Fastest("Jean-Christophe", 201_049_999, 1)))}

@@ -467,7 +467,8 @@ class App:
 
     def refresh_boards(self) -> None:
         if self.kiosk is not None:
-            self.boards = {p: BoardView(p.value, tuple(self.kiosk.board(p))) for p in BOARD_PERIODS}
+            self.boards = {p: BoardView(p.value, tuple(self.kiosk.board(p)), tuple(self.kiosk.fastest(p)))
+                           for p in BOARD_PERIODS}
 
     def board_at(self, now: int) -> BoardView | None:
         """The leaderboard attract mode shows at ``now`` (None without a kiosk)."""

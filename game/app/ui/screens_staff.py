@@ -226,6 +226,13 @@ def draw_board(p: Painter, board: BoardView, box: pygame.Rect) -> None:
     title_h = p.px(40)
     p.text(p.t(f"ui_board_{board.period}"), pygame.Rect(inner.x, inner.y, inner.width, title_h), 30, theme.WARN)
     area = pygame.Rect(inner.x, inner.y + title_h, inner.width, inner.height - title_h)
+    if board.fastest:
+        # The fastest slaps of the period along the bottom ("Fastest slap this week: Bea 183.4 ms").
+        strip_h = p.px(64 if p.portrait else 40)      # two lines in portrait, one in landscape
+        area.height -= strip_h
+        slaps = " · ".join(f"{f.name} {decimal(p.lang, tenths_ms(f.best_ns))}" for f in board.fastest)
+        p.text(p.t(f"ui_fastest_{board.period}", slaps=slaps),
+               pygame.Rect(area.x, area.bottom + p.px(6), area.width, strip_h - p.px(6)), 24, theme.WARN, cut=True)
     if not board.rows:
         p.text(p.t(f"ui_board_empty_{board.period}"), area, 28)
         return
@@ -254,6 +261,12 @@ def draw_board(p: Painter, board: BoardView, box: pygame.Rect) -> None:
                 p.line(value, cell, 26, colour)
             else:
                 p.text(value, cell, 26, colour)
+
+
+def tenths_ms(ns: int) -> str:
+    """A reaction to a tenth of a millisecond ("183.4 ms", rounded half up)."""
+    tenths = (ns + 50_000) // 100_000
+    return f"{tenths // 10}.{tenths % 10} ms"
 
 
 def _cells(p: Painter, n: int, row: Row) -> tuple[str, ...]:

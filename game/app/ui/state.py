@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ...controller import Table
 from ...engine import Event
 from ...messages import Message
-from ..leaderboard import Row
+from ..leaderboard import Fastest, Row
 from ..rigconfig import RigConfig
 
 MS = 1_000_000
@@ -42,6 +42,7 @@ class BoardView:
 
     period: str
     rows: tuple[Row, ...]
+    fastest: tuple[Fastest, ...] = ()        # the period's fastest slaps, fastest first
 
 
 @dataclass(frozen=True, slots=True)
