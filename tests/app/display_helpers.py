@@ -106,40 +106,6 @@ def name_scenes() -> dict[str, Scene]:
     return made
 
 
-def name_scenes() -> dict[str, Scene]:
-    """The name keyboard in its states (Hangul, a full name shifted, a refusal in the footer)
-    and the join screen while a seated button is held to start."""
-    import copy
-    import dataclasses
-
-    from game.messages import Message
-
-    made: dict[str, Scene] = {}
-    base = scenes()["keyboard"]
-
-    def add(name: str, scene: Scene = base, **fields: object) -> None:
-        ui = copy.deepcopy(scene.ui)
-        for key, value in fields.items():
-            setattr(ui, key, value)
-        made[name] = Scene(scene.table, ui, scene.now_ns)
-
-    add("keyboard-hangul", keyboard_layout="hangul", keyboard_text="민ㅈ")
-    add("keyboard-full", keyboard_text="Maximiliane-Anna", keyboard_shift=True)
-    add("keyboard-empty", keyboard_text="")
-    refused = copy.deepcopy(base.ui)
-    refused.notices.append((Message.of("name_char", name="Zoë_", char="_"), base.now_ns + 10**9))
-    made["keyboard-refused"] = Scene(base.table, refused, base.now_ns)
-    join = scenes()["join"]
-    seat = join.table.seated[0]
-    held = dataclasses.replace(join.table, held=((seat, join.now_ns - 500_000_000),), consumed=())
-    made["join-held"] = Scene(held, copy.deepcopy(join.ui), join.now_ns)
-    from game.app.ui.screens_reactions import PANEL_NS
-
-    over = scenes()["game-over"]      # its reactions' turn (the standings and chart come first)
-    made["game-over-reactions"] = Scene(over.table, copy.deepcopy(over.ui), (over.now_ns // PANEL_NS | 1) * PANEL_NS)
-    return made
-
-
 def boards() -> dict[str, object]:
     """Leaderboards for attract mode: empty, short, full, with long names."""
     from game.app.leaderboard import Fastest, Row

@@ -20,15 +20,12 @@ import pygame
 from ...cards import Card, Kind
 from ...controller.names import check as name_problem
 from ...i18n.hangul import backspace
-from ...controller.names import check as name_problem
-from ...i18n.hangul import backspace
 from ...controller import Stage, Table
 from ...controller import inputs as console
 from ...controller.inputs import Input
 from ...i18n import LANGUAGES
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...variants import Rules
-from . import keyboard
 from . import keyboard
 from .actions import Act, Hotspot
 from .render import Frame
@@ -108,10 +105,6 @@ class Console:
             return self._key_down(event.key, table)
         if kind == pygame.KEYUP:
             return self._key_up(event.key)
-        if kind == pygame.TEXTINPUT and self._typing(table):
-            # A physical keyboard types the name too (its input method composes Hangul).
-            self.ui.keyboard_text = keyboard.typed(self.ui.keyboard_text, event.text)
-            return []
         if kind == pygame.TEXTINPUT and self._typing(table):
             # A physical keyboard types the name too (its input method composes Hangul).
             self.ui.keyboard_text = keyboard.typed(self.ui.keyboard_text, event.text)
@@ -266,32 +259,6 @@ class Console:
         return []
 
     # -- acts ----------------------------------------------------------------------------
-
-    def _keyboard(self, act: Act, table: Table, t: int) -> list[Input]:
-        """A key of the name keyboard. OK sends the name; the keyboard stays up if the table
-        will refuse it (the refusal is the footer's notice) and closes once it is taken."""
-        ui = self.ui
-        seat = ui.keyboard_seat
-        assert seat is not None
-        k, v = act.kind, act.value
-        if k == "key" and isinstance(v, str):
-            ui.keyboard_text = keyboard.press(ui.keyboard_text, v, ui.keyboard_shift)
-            ui.keyboard_shift = False
-        elif k == "key_case":
-            ui.keyboard_shift = not ui.keyboard_shift
-        elif k == "key_layout":
-            ui.keyboard_layout = "hangul" if ui.keyboard_layout == "latin" else "latin"
-        elif k == "key_delete":
-            ui.keyboard_text = backspace(ui.keyboard_text)
-        elif k == "key_skip":
-            ui.keyboard_seat = None
-            if seat in dict(table.names):
-                return [console.Name(seat, None, t)]
-        elif k == "key_ok":
-            if name_problem(table, seat, ui.keyboard_text) is None:
-                ui.keyboard_seat = None
-            return [console.Name(seat, ui.keyboard_text, t)]
-        return []
 
     def _keyboard(self, act: Act, table: Table, t: int) -> list[Input]:
         """A key of the name keyboard. OK sends the name; the keyboard stays up if the table
