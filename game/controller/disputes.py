@@ -93,6 +93,16 @@ def rule(ctx: Ctx, guilty: bool, how: str = "ruled") -> None:
         ctx.update(dispute=None, last_verdict=tally)
 
 
+def reopen(ctx: Ctx) -> None:
+    """An undo led back into the engine's dispute (a verdict taken back): the accusation is
+    open again and the judges vote afresh, with a new window (the old votes were counted)."""
+    d = ctx.table.game.dispute
+    assert d is not None
+    deadline = ctx.table.now_t_ns + ctx.table.settings.vote_window_ns
+    ctx.update(dispute=DisputeRun(guard=d.guard, deadline_t_ns=deadline, accused=d.accused))
+    ctx.effects.append(WakeAt(deadline))
+
+
 def drop(ctx: Ctx) -> None:
     """Cancel: before the pick nothing reached the engine; after it the engine drops the dispute."""
     d = ctx.table.dispute

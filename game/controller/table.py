@@ -278,6 +278,11 @@ def _undo(ctx: Ctx) -> None:
     command = ctx.table.game.command
     if ctx.engine(Undo()):
         ctx.update(race=None, dispute=None, pending_out=None)
+        g = ctx.table.game
+        if g.phase is Phase.DISPUTE:
+            disputes.reopen(ctx)         # a verdict taken back: the vote runs again
+        elif g.phase is Phase.IDLE:
+            ctx.update(stage=Stage.OLDEST)   # the new game taken back: who is the oldest?
         assert command is not None  # the engine undid it
         key, params = undone(command, ctx.table.name)
         ctx.say(key, **params)
