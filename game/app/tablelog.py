@@ -23,8 +23,9 @@ How a lost step is noticed (format version 2):
   renamed into place, then the folder is ``fsync``-ed: a kill during creation leaves no log, or
   a whole empty one. A log without any table (empty, or the 4 KiB database an older rig left
   when it was killed while creating one) held nothing and starts anew with a notice, unless its
-  mirror counted steps: then it was emptied, and is refused. A missing log whose mirror counted
-  steps of an unfinished game starts anew with a notice; one whose game was over, quietly.
+  mirror counted steps of an unfinished game: then it was emptied, and is refused (emptied after
+  game over: a new game, with a notice). A missing log whose mirror counted steps of an
+  unfinished game starts anew with a notice; one whose game was over, quietly.
 
 What the mirror costs per step (``bench/bench_tablelog.py``): one ``fdatasync`` of one page
 next to the WAL commit's own ``fsync``, so about as much again as the commit (on the dev
@@ -228,6 +229,10 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
             assert mirrored is not None
             notices.append(f"the log {path} of game {mirrored.game.hex()} ({mirrored.steps} steps) "
                            "was missing: a new game was started")
+        elif not missing and mirrored is not None and mirrored.steps > 0:
+            # A finished game has nothing left to resume, but its emptied log is still said.
+            notices.append(f"the log {path} of game {mirrored.game.hex()} ({mirrored.steps} steps, "
+                           "game over) holds nothing now: a new game was started")
         elif not missing:
             notices.append(f"the log {path} held nothing (its creation was cut off): a new game "
                            "was started")
