@@ -217,9 +217,12 @@ class Painter:
     def _cut(self, content: str, box: pygame.Rect, size: int) -> tuple[list[str], bool]:
         """``content`` as one line at ``size`` cut with "…" to ``box``'s width; whether it fits."""
         shown = content.replace("\n", " ")
+        high_enough = self.fonts.line_height(size) <= box.height
+        if self.fonts.size(shown, size)[0] <= box.width:
+            return [shown], high_enough   # too low a box is not helped by cutting letters off
         while shown and self.fonts.size(shown + "…", size)[0] > box.width:
             shown = shown[:-1]
-        return [shown.rstrip() + "…"], bool(shown) and self.fonts.line_height(size) <= box.height
+        return [shown.rstrip() + "…"], bool(shown) and high_enough
 
     def line(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT) -> None:
         """One line, shrunk to the minimum size and then cut with "…" if still too long."""

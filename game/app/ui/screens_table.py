@@ -168,7 +168,7 @@ def draw_play(p: Painter, s: Scene) -> None:
     # height: in landscape Out and Undo go under the card, in portrait all four share one row.
     side: pygame.Rect | None = None
     if p.portrait:
-        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.22))
+        upper = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.24))
         card_area = pygame.Rect(upper.x, upper.y, upper.width // 2, upper.height)
         info = pygame.Rect(card_area.right, upper.y, upper.width - card_area.width, upper.height - toggle_h)
         toggle = pygame.Rect(info.x, info.bottom, info.width, toggle_h)
@@ -176,7 +176,7 @@ def draw_play(p: Painter, s: Scene) -> None:
         console = pygame.Rect(body.x, middle.bottom, body.width, body.bottom - middle.bottom)
     else:
         card_col = pygame.Rect(body.x, body.y, int(body.width * 0.28), body.height)
-        info_h = p.px(76)
+        info_h = p.px(70)  # pile counts, or three lines of the last-card hint; the card gets the rest
         side_h = p.px(52)
         card_area = pygame.Rect(card_col.x, card_col.y, card_col.width,
                                 card_col.height - info_h - toggle_h - side_h)

@@ -40,7 +40,10 @@ def draw_card(p: Painter, box: pygame.Rect, card: Card | None) -> None:
     # a long name fills its strip, and the badge's digit sat on its first letters).
     _badge(p, pygame.Rect(window.right - badge + margin // 2, window.bottom - badge, badge, badge), card.number)
     name_box = pygame.Rect(box.x + margin, window.bottom, w - 2 * margin, box.bottom - margin // 2 - window.bottom)
-    p.text(kind_name(p.lang, card.kind), name_box, 30, ink, min_px=theme.MIN_TEXT)
+    # The name may go a tenth under the screens' minimum (as printed cards set it small): the
+    # creature already says the kind, and the longest names ("Cockroach", "Moustique") would
+    # otherwise need a card wider than the play screen's column gives at 800x480.
+    p.text(kind_name(p.lang, card.kind), name_box, 30, ink, min_px=theme.MIN_TEXT * 0.9)
 
 
 def _badge(p: Painter, box: pygame.Rect, number: int) -> None:
