@@ -111,7 +111,7 @@ def on_screen(size: tuple[int, int], lang: str, name: str, *, strip: bool = Fals
     if strip:
         body = (pygame.Rect(body.x, body.y, body.width, int(body.height * 0.55)) if p.portrait
                 else pygame.Rect(body.x, body.y, int(body.width * 0.62), body.height))
-    drawn = photo_finish(p, scene, body, result, kind, GO)
+    drawn = photo_finish(p, scene.table, body, result, kind, GO)
     return p, drawn, surface
 
 

@@ -12,13 +12,13 @@ rectangles, so a press marker cannot cover a time (it did when the times sat ove
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import pygame
 
 from ...judge import RaceResult, format_gap, format_ms
 from ...race import RaceKind
 from . import theme
-from .common import Scene
 from .paint import Painter
 from .photo_board import Board, Entry, board_of
 from .photo_drawn import Drawn, Sheet, localized, put, r4
@@ -37,13 +37,23 @@ LANE_MIN = 18
 
 
 def place_text(p: Painter, place: int) -> str:
-    return p.t(f"ui_place_{place}") if 1 <= place <= 5 else f"{place}."
+    return p.t(f"ui_place_{place}") if 1 <= place <= 8 else f"{place}."  # referee mode: 8 seats
 
 
-def photo_finish(p: Painter, s: Scene, box: pygame.Rect, result: RaceResult, kind: RaceKind,
+class Racers(Protocol):
+    """Whose lanes a photo finish shows: a Cheating Moth table, or a referee session."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def seated(self) -> tuple[int, ...]: ...   # each player's seat (their colour)
+    def name(self, player: int) -> str: ...
+
+
+def photo_finish(p: Painter, racers: Racers, box: pygame.Rect, result: RaceResult, kind: RaceKind,
                  go_t_ns: int | None) -> Drawn:
     """The board and the photo of ``result`` in ``box``."""
-    t = s.table
+    t = racers
     board = board_of(result, kind, go_t_ns)
     drawn = Sheet()
     p.fill(theme.PANEL, box, radius=12)

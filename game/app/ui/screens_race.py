@@ -147,7 +147,7 @@ def _cockroach_card(p: Painter, s: Scene, body: pygame.Rect, result: RaceResult,
     else:
         strip = pygame.Rect(body.x, body.y, int(body.width * 0.62), body.height)
         console = pygame.Rect(strip.right + p.px(12), body.y, body.right - strip.right - p.px(12), body.height)
-    photo_finish(p, s, strip, result, RaceKind.COCKROACH, go_t_ns)
+    photo_finish(p, s.table, strip, result, RaceKind.COCKROACH, go_t_ns)
     winner = result.winner
     kinds = PLAYABLE_KINDS if winner == t.game.guard else PLAYABLE_KINDS[:-1]
     actions_h = p.px(56)
@@ -174,5 +174,5 @@ def draw_photo(p: Painter, s: Scene) -> None:
                           whole.bottom - body.bottom - p.px(6))
         p.button(row, p.t("ui_undo"), Act("undo"), px=24)
     if result is not None:
-        photo_finish(p, s, body, result, kind, s.ui.photo_go_ns)
+        photo_finish(p, s.table, body, result, kind, s.ui.photo_go_ns)
 

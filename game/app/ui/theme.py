@@ -21,7 +21,8 @@ BUTTON_TEXT: RGB = (250, 250, 250)
 CAUGHT: RGB = (200, 40, 40)
 BLACK: RGB = (0, 0, 0)
 
-#: One colour per physical seat (up to 7), far apart in hue and all light enough for black text.
+#: One colour per physical seat (up to 8: referee mode), far apart in hue and all light enough
+#: for black text.
 SEATS: tuple[RGB, ...] = (
     (245, 166, 35),   # amber
     (74, 163, 240),   # sky blue
@@ -30,6 +31,7 @@ SEATS: tuple[RGB, ...] = (
     (240, 100, 60),   # coral
     (60, 200, 192),   # teal
     (232, 216, 74),   # yellow
+    (176, 150, 240),  # lavender
 )
 
 #: Card faces by kind: (face, ink).
