@@ -64,6 +64,17 @@ def test_the_verdict_names_who_and_shows_the_tally_and_a_continue_button() -> No
     assert text("en", "ui_continue") in said
 
 
+def test_the_verdict_says_what_to_do_once_not_again_in_the_footer() -> None:
+    # Seen: "Not guilty: Bea draws a card and stays the guard." in the body and, as the
+    # verdict's notice, once more in the footer.
+    scene = scenes()["verdict"]
+    notice = scene.ui.notice(scene.now_ns)
+    assert notice is not None and notice.key.startswith("verdict_")   # the case in question
+    for lang in ("en", "ko"):
+        said = _said("verdict", lang)
+        assert said.count(render(notice, lang)) == 1, (lang, said)
+
+
 def test_the_summary_header_names_the_round_it_reveals() -> None:
     scene = scenes()["summary"]
     rounds = len(scene.table.game.scores)

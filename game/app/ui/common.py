@@ -50,10 +50,12 @@ def rounds_of(table: Table) -> int:
     return table.game.players or table.players
 
 
-def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = True) -> Regions:
+def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = True,
+           said: str | None = None) -> Regions:
     """Header and footer; returns the regions so the screen can fill the body. ``instruction``
     False: the screen says itself what to do now (a photo finish, a verdict, a picker), so the
-    footer shows no instruction of the table's, which would be the next step's."""
+    footer shows no instruction of the table's, which would be the next step's. ``said``: a
+    sentence the body shows in large, which the footer does not repeat as a notice."""
     r = regions(p)
     p.fill(theme.BG)
     p.fill(theme.PANEL, r.header)
@@ -83,11 +85,12 @@ def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = T
         p.chip(chip, guard_seat, f"{p.t('ui_guard')}: {s.table.name(g.guard)}", px=24)
     gear = pygame.Rect(r.header.right - settings_w, r.header.y, settings_w, r.header.height)
     p.button(gear, p.t("ui_settings"), Act("settings"), px=20)
-    footer(p, s, r.footer, instruction)
+    footer(p, s, r.footer, instruction, said)
     return r
 
 
-def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True) -> None:
+def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True,
+           said: str | None = None) -> None:
     p.fill(theme.PANEL, box)
     pad = p.px(10)
     line_h = p.px(28)
@@ -96,9 +99,9 @@ def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True) -> 
     if line is not None and line.screen in ("", screen_of(s)):
         # The ticker: the latest event in one line (cut with "…"; the terminal has it all),
         # only under the screen it happened on: after the screen changed it is stale.
-        said = event_text(line.event, lambda i: line.names[i] if i < len(line.names) else str(i), p.lang)
-        if said:
-            p.line(said, note_box, 22, theme.DIM)
+        ticker = event_text(line.event, lambda i: line.names[i] if i < len(line.names) else str(i), p.lang)
+        if ticker:
+            p.line(ticker, note_box, 22, theme.DIM)
     message_box = pygame.Rect(box.x + pad, note_box.bottom, box.width - 2 * pad,
                               box.bottom - note_box.bottom - p.px(4))
     notice = s.ui.notice(s.now_ns)
@@ -106,7 +109,7 @@ def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True) -> 
         # The first key of a card typed on a keyboard ("4"): say it was heard and what comes
         # next, or the typist cannot tell a number waiting from a key lost.
         p.text(p.t("ui_pending_kind", number=s.ui.pending_number), message_box, 28, theme.WARN)
-    elif notice is not None:
+    elif notice is not None and render(notice, p.lang) != said:
         # A notice answers what someone just did; the instruction is back a few seconds later.
         p.text(render(notice, p.lang), message_box, 28, theme.WARN)
     elif instruction:

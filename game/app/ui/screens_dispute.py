@@ -98,7 +98,9 @@ def draw_verdict(p: Painter, s: Scene) -> None:
     decided (the tally, a plea, or a tap), what to do now, and a way on."""
     v = s.ui.verdict
     assert v is not None
-    r = header(p, s, p.t("ui_caught"), instruction=False)
+    todo = render(Message.of("verdict_guilty" if v.guilty else "verdict_not_guilty", guard=v.guard,
+                             accused=v.accused), p.lang)
+    r = header(p, s, p.t("ui_caught"), instruction=False, said=todo)   # said once, in the body
     body = continue_button(p, r.body.inflate(-p.px(16), -p.px(12)))
     big = pygame.Rect(body.x, body.y, body.width, int(body.height * 0.42))
     colour = theme.BAD if v.guilty else theme.GOOD
@@ -110,9 +112,8 @@ def draw_verdict(p: Painter, s: Scene) -> None:
     p.text(p.t("ui_verdict_caught" if v.guilty else "ui_verdict_cleared", accused=v.accused), who, 34, theme.BLACK)
     tally_box = pygame.Rect(body.x, big.bottom + p.px(8), body.width, p.px(64 if p.portrait else 40))
     p.text(_tally(p, v), tally_box, 24, theme.DIM)
-    todo = Message.of("verdict_guilty" if v.guilty else "verdict_not_guilty", guard=v.guard, accused=v.accused)
     rest = pygame.Rect(body.x, tally_box.bottom + p.px(4), body.width, body.bottom - tally_box.bottom - p.px(4))
-    p.text(render(todo, p.lang), rest, 32)
+    p.text(todo, rest, 32)
 
 
 def _tally(p: Painter, v: VerdictShown) -> str:
