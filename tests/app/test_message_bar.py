@@ -28,7 +28,7 @@ def _said(name: str, lang: str = "en", size: tuple[int, int] = (800, 480)) -> li
 
 def test_overlays_and_the_out_picker_do_not_show_the_next_steps_instruction() -> None:
     # Seen: the next turn's text under a photo finish, "Bea's turn: play…" under the out picker.
-    for name in ("photo", "verdict", "summary", "out"):
+    for name in ("photo", "verdict", "summary", "out", "settings"):
         scene = scenes()[name]
         instruction = render(scene.table.message, "en")
         assert instruction not in _said(name), name

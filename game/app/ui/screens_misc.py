@@ -28,7 +28,7 @@ def rules_editable(s: Scene) -> bool:
 
 
 def draw_settings(p: Painter, s: Scene) -> None:
-    r = header(p, s, p.t("ui_settings"))
+    r = header(p, s, p.t("ui_settings"), instruction=False)   # a turn's instruction is stale here
     body = r.body.inflate(-p.px(16), -p.px(8))
     row_h = p.px(48)
     # languages

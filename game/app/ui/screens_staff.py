@@ -42,7 +42,7 @@ def _bottom_row(p: Painter, body: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect
 def draw_pin(p: Painter, s: Scene) -> None:
     """Digits 0-9, clear and OK; the digits typed as dots; why the last PIN did not open."""
     ui = s.ui
-    r = header(p, s, p.t("ui_staff_pin"))
+    r = header(p, s, p.t("ui_staff_pin"), instruction=False)   # the game's turn is not staff's business
     body = r.body.inflate(-p.px(16), -p.px(12))
     waiting = s.now_ns < ui.pin_until_ns
     if p.portrait:
@@ -102,7 +102,7 @@ def draw_staff(p: Painter, s: Scene) -> None:
 
 
 def draw_staff_menu(p: Painter, s: Scene) -> None:
-    r = header(p, s, p.t("ui_staff_menu"))
+    r = header(p, s, p.t("ui_staff_menu"), instruction=False)
     body = r.body.inflate(-p.px(16), -p.px(8))
     cols = 1 if p.portrait else 2
     cells = 8
@@ -133,7 +133,7 @@ def draw_staff_menu(p: Painter, s: Scene) -> None:
 
 def draw_timings(p: Painter, s: Scene) -> None:
     """One row per timing: its name, -, the value in seconds, +."""
-    r = header(p, s, p.t("ui_staff_timings"))
+    r = header(p, s, p.t("ui_staff_timings"), instruction=False)
     body = r.body.inflate(-p.px(16), -p.px(8))
     rig = rig_of(s)
     note, back = _bottom_row(p, body)
@@ -160,7 +160,7 @@ def draw_timings(p: Painter, s: Scene) -> None:
 
 def draw_deck(p: Painter, s: Scene) -> None:
     """The deck in play (cards per kind and number, and totals) and the seat buttons wired."""
-    r = header(p, s, p.t("ui_staff_deck"))
+    r = header(p, s, p.t("ui_staff_deck"), instruction=False)
     body = r.body.inflate(-p.px(16), -p.px(8))
     deck = s.table.settings.rules.deck
     note, back = _bottom_row(p, body)
@@ -201,7 +201,7 @@ def draw_deck(p: Painter, s: Scene) -> None:
 def draw_confirm(p: Painter, s: Scene, what: str) -> None:
     """Reset the leaderboard, end the game, shut down: asked once more."""
     title = {"reset": "ui_reset_board", "end": "ui_end_game", "shutdown": "ui_shutdown"}[what]
-    r = header(p, s, p.t(title))
+    r = header(p, s, p.t(title), instruction=False)
     body = r.body.inflate(-p.px(24), -p.px(12))
     button_h = p.px(90 if p.portrait else 70)
     question = pygame.Rect(body.x, body.y, body.width, body.height - button_h - p.px(12))
