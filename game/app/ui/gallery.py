@@ -5,8 +5,8 @@ index of thumbnails (``README.md`` in the same folder).
     python -m game.app.ui.gallery docs/screens
     python -m game.app.ui.gallery OUT --screens photo,play --langs en --sizes 800x480
 
-The default set is English at 800×480, 1920×1080 and 720×1280 and every other language at
-800×480; ``--langs`` and ``--sizes`` take every pairing of the ones given instead.
+The default set is every language at 800×480, 1920×1080 and 720×1280 (405 PNGs, about
+33 MiB); ``--langs`` and ``--sizes`` take every pairing of the ones given instead.
 
 Nothing here draws on its own: the scenes are the ones the headless demo and the display tests
 use (``demo.collect`` over the same simulated games, ``demo.KEY_SCREENS``), drawn by
@@ -168,8 +168,6 @@ def plan(langs: Sequence[str] | None, sizes: Sequence[tuple[int, int]] | None) -
     """(language, size) pairs to draw: the default set, or every pairing of those given."""
     from ...i18n import LANGUAGES
 
-    if langs is None and sizes is None:
-        return [("en", size) for size in SIZES] + [(lang, SIZES[0]) for lang in LANGUAGES if lang != "en"]
     return [(lang, size) for lang in (langs or LANGUAGES) for size in (sizes or SIZES)]
 
 
@@ -214,8 +212,8 @@ def index(folder: Path) -> str:
         "Every screen of the rig as it draws it: the key screens of the headless demo, attract",
         "mode's slides and the staff screens, from the same simulated games the demo and the display",
         f"tests play ({PLAYERS} players, seeds {SEEDS.start}–{SEEDS.stop - 1}), drawn headless with SDL's dummy driver.",
-        "Made by `python -m game.app.ui.gallery docs/screens` (English at every size, every",
-        "language at 800×480; `--langs`, `--sizes` and `--screens` choose others); do not edit by hand.",
+        "Made by `python -m game.app.ui.gallery docs/screens` (every language at three sizes;",
+        "`--langs`, `--sizes` and `--screens` choose others); do not edit by hand.",
         "Click a thumbnail for the full-size PNG.",
         "",
         " · ".join(f"[{title}](#{_anchor(title)})" for name, title, _ in SCREENS if name in have),
