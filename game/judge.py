@@ -20,8 +20,11 @@ from .errors import BadRace
 from .inputs import Press, Release
 from .race import RaceKind
 
-MIN_PLAYERS = 3
-MAX_PLAYERS = 5
+#: The judge decides a race of 2 to 8 seats: referee mode (game/referee/) races any group the
+#: buttons seat, from a duel to eight. A Cheating Moth table of 3 to 5 players is the engine's
+#: and the table controller's own check (game/engine/state.py, game/controller/table.py).
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
 #: Longer than the worst switch bounce measured on common switches (~6 ms), far shorter than
 #: any human release-and-press.
 DEFAULT_LOCKOUT_NS = 25_000_000

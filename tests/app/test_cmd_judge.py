@@ -148,7 +148,7 @@ def bad(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (json.dumps(race(clock="banana")), r"field 'clock' is 'banana': use the clock the edges were stamped on"),
         ("[]", r"the race document is a JSON list, not an object"),
         (json.dumps({k: v for k, v in race().items() if k != "go_t_ns"}), r"missing field 'go_t_ns'"),
-        (json.dumps(race(players=True)), r"field 'players' is True: use a whole number from 3 to 5"),
+        (json.dumps(race(players=True)), r"field 'players' is True: use a whole number from 2 to 8"),
         (json.dumps(race(go_t_ns=3.0e9)), r"field 'go_t_ns' is 3000000000.0: use a whole number of nanoseconds"),
         (json.dumps(race(timeout_ms="3000")), r"field 'timeout_ms' is '3000'"),
         (json.dumps(race(kind="ant")), r"field 'kind' is 'ant': use 'slap' or 'cockroach'"),
@@ -216,7 +216,7 @@ def test_subprocess_bad_input_exits_2() -> None:
         check=False,
     )
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr == "cheating-moth judge: field 'players' is 9: use a whole number from 3 to 5\n"
+    assert proc.stderr == "cheating-moth judge: field 'players' is 9: use a whole number from 2 to 8\n"
 
 
 # -- bounded input (issue 12 point 5) ----------------------------------------------------------

@@ -283,8 +283,9 @@ def test_json_names_the_seed_it_chose(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--players", "2"], "--players 2 is not valid: a race needs 3 to 5 players"),
-        (["--players", "6"], "--players 6 is not valid: a race needs 3 to 5 players"),
+        # The race judge takes 2 to 8 seats (referee mode); a Cheating Moth table's 3 to 5 is the engine's.
+        (["--players", "1"], "--players 1 is not valid: a race needs 2 to 8 players"),
+        (["--players", "9"], "--players 9 is not valid: a race needs 2 to 8 players"),
         (["--players", "4", "--active", "4"], "--active 4 is not a seat at a 4-player table: use 0 to 3"),
         (["--players", "3", "--active", "-1"], "--active -1 is not a seat at a 3-player table: use 0 to 2"),
         (["--players", "3", "--timeout-ms", "0"], "--timeout-ms 0 is not valid: use 1 to 60000"),

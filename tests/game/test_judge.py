@@ -315,8 +315,9 @@ def test_default_eligible() -> None:
 
 
 def test_default_eligible_refuses_bad_tables() -> None:
-    with pytest.raises(BadRace, match=r"players 6 is not valid: a race needs 3 to 5 players"):
-        default_eligible(RaceKind.SLAP, 6, 0)
+    # The judge races 2 to 8 seats (referee mode); a Cheating Moth table's 3 to 5 is the engine's check.
+    with pytest.raises(BadRace, match=r"players 9 is not valid: a race needs 2 to 8 players"):
+        default_eligible(RaceKind.SLAP, 9, 0)
     with pytest.raises(BadRace, match=r"active seat 3 is not a seat at a 3-player table: use 0 to 2"):
         default_eligible(RaceKind.SLAP, 3, 3)
 
@@ -526,8 +527,8 @@ def test_format_seats() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 2, "eligible": (1,)}, r"players 2 is not valid: a race needs 3 to 5 players"),
-        ({"players": 6, "eligible": (1,)}, r"players 6 is not valid: a race needs 3 to 5 players"),
+        ({"players": 1, "eligible": (0,)}, r"players 1 is not valid: a race needs 2 to 8 players"),
+        ({"players": 9, "eligible": (1,)}, r"players 9 is not valid: a race needs 2 to 8 players"),
         ({"players": True, "eligible": (1,)}, r"players True is not valid"),
         ({"active": 4, "eligible": (1,)}, r"active seat 4 is not a seat at a 4-player table: use 0 to 3"),
         ({"active": -1, "eligible": (1,)}, r"active seat -1 is not a seat"),
