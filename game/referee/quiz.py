@@ -167,6 +167,14 @@ def _advance(state: QuizState, to_t_ns: int, fx: list[Effect]) -> QuizState:
             state = _wrong(state, t, fx)  # out of answer time counts as a wrong answer
 
 
+def next_deadline_t_ns(state: QuizState) -> int | None:
+    """When the next timer (settle window, buzz window, answer time) is due, or None: the shell
+    ticks then. Every ``WakeAt`` says the same when it is made; this is for a shell that starts
+    from a state it did not step to (a resumed log)."""
+    due = _deadline(state)
+    return None if due is None else due[0]
+
+
 def _deadline(state: QuizState) -> tuple[int, str] | None:
     q = state.open
     s = state.settings
@@ -367,5 +375,6 @@ def leds(state: QuizState) -> Leds:
 __all__ = [
     "ALLOWED", "Arm", "Phase", "Press", "Question", "QuizInput", "QuizMode", "QuizSettings",
     "QuizState", "Release", "Reset", "Right", "RingInRow", "Score", "Skip", "Stamp", "Status",
-    "Steps", "Tick", "Wrong", "check", "early_rows", "leds", "new_quiz", "ring_in_order", "step",
+    "Steps", "Tick", "Wrong", "check", "early_rows", "leds", "new_quiz", "next_deadline_t_ns",
+    "ring_in_order", "step",
 ]

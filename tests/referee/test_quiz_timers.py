@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from game.controller.effects import PlaySound, WakeAt
 from game.referee.quiz import (
-    Arm, Phase, Press, QuizSettings, QuizState, Right, Status, Tick, Wrong, new_quiz, ring_in_order,
-    step,
+    Arm, Phase, Press, QuizSettings, QuizState, Right, Status, Tick, Wrong, new_quiz,
+    next_deadline_t_ns, ring_in_order, step,
 )
 from game.referee.quiz_inputs import QuizInput
 
@@ -118,3 +118,15 @@ def test_without_timers_nothing_ends_by_itself() -> None:
     assert state.phase is Phase.ARMED and not any(isinstance(e, WakeAt) for e in fx)
     state, _ = run(state, press(1, 10**9 + 1), Tick(10**16))
     assert state.phase is Phase.ANSWERING and state.answer_deadline_t_ns is None
+
+
+def test_the_next_deadline_is_what_the_last_wake_at_asked_for() -> None:
+    quiz = QuizSettings(buzz_window_ms=5000, answer_ms=3000)
+    state, fx = run(new_quiz(quiz), Arm(1000 * MS))
+    assert next_deadline_t_ns(state) == 6000 * MS + SETTLE and WakeAt(6000 * MS + SETTLE) in fx
+    state, fx = run(state, press(1, 1500))
+    assert next_deadline_t_ns(state) == 1500 * MS + DECIDE and WakeAt(1500 * MS + DECIDE) in fx
+    state, fx = run(state, Tick(2000 * MS))
+    assert next_deadline_t_ns(state) == 4500 * MS and WakeAt(4500 * MS) in fx
+    state, _ = run(state, Right(2500 * MS))
+    assert next_deadline_t_ns(state) is None
