@@ -32,6 +32,7 @@ A bad file never stops the others loading: :func:`load_presets` returns its mess
 
 from __future__ import annotations
 
+import difflib
 import enum
 import re
 from collections.abc import Iterable, Mapping
@@ -241,15 +242,29 @@ _REQUIRED = ("min-players", "max-players", "outcome", "places", "false-start", "
 KEYS = _REQUIRED + ("table-may-void", "go-min-ms", "go-max-ms")
 
 
+def _hint(key: str) -> str:
+    """What a missing key takes, for its message."""
+    if key in _ENUM_KEYS:
+        return _options(_ENUM_KEYS[key])
+    if key in _TEXT_KEYS:
+        return f"a [{key}] table with at least en = \"...\""
+    if key == "timeout-ms":
+        return f"a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS}"
+    return f"a whole number from {1 if key == 'places' else MIN_PLAYERS} to {MAX_PLAYERS}"
+
+
 def preset_from_mapping(data: Mapping[str, Any], preset_id: str, where: str) -> Preset:
     """A preset from a decoded TOML document; :class:`BadPreset` names ``where``, the key, the
     value and what is valid."""
     for key in data:
         if key not in KEYS:
-            raise BadPreset(f"{where} has unknown key {show(key, 40)}: use {', '.join(KEYS)}")
+            # The likely meant key first: the full list of 14 would not fit one line after a path.
+            close = difflib.get_close_matches(str(key)[:40], KEYS, n=1)
+            valid = f"use {close[0]!r}" if close else f"a preset's keys are {', '.join(KEYS)}"
+            raise BadPreset(f"{where} has unknown key {show(key, 40)}: {valid}")
     for key in _REQUIRED:
         if key not in data:
-            raise BadPreset(f"{where} has no {key!r}: a preset needs {', '.join(_REQUIRED)}")
+            raise BadPreset(f"{where} has no {key!r}: add {key} = {_hint(key)}")
     values: dict[str, Any] = {}
     for key, kind in _ENUM_KEYS.items():
         raw = data[key]
