@@ -534,6 +534,7 @@ def read_race_record(doc: object) -> tuple[RefereeRace, tuple[Edge, ...], int]:
     for name in ("kind", "active", "go_t_ns", "timeout_ns", "tie_policy"):
         mine, theirs = getattr(race.spec, name), getattr(spec, name)
         if mine != theirs:
+            mine, theirs = getattr(mine, "value", mine), getattr(theirs, "value", theirs)  # enums as written
             raise BadRace(f"referee record judge field {name!r} is {theirs!r}, but the rules give {mine!r}: "
                           "the two parts are of different races")
     return race, edges, now_t_ns
