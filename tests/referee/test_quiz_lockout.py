@@ -345,3 +345,22 @@ def test_a_malformed_host_input_is_refused_when_made(make: object, message: str)
 def test_settings_that_cannot_be_played_are_refused_by_name(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(BadConfig, match=message):
         QuizSettings(**kwargs)  # type: ignore[arg-type]
+
+
+# --- the record -----------------------------------------------------------------------------------
+
+def test_a_session_logged_as_json_lines_replays_to_the_same_state() -> None:
+    from game.codec import dumps, loads
+    from game.referee.quiz_inputs import INPUT_TYPES
+
+    session: list[QuizInput] = [
+        press(3, 900), Arm(1000 * MS), press(2, 1500), press(0, 1490), Tick(1600 * MS),
+        Wrong(2000 * MS), Right(2100 * MS), Arm(3000 * MS), press(1, 3100), Tick(3200 * MS),
+        Score(-5, 3300 * MS), Skip(3400 * MS), Reset(4000 * MS), Arm(4100 * MS)]
+    quiz = QuizSettings(early_points=-3, wrong_points=-5)
+    played, _ = run(new_quiz(quiz, seed=5), *session)
+    types = {t.__name__: t for t in INPUT_TYPES}
+    lines = [dumps(event) for event in session]
+    assert lines[0] == '{"type":"Press","player":3,"t_ns":900000000,"clock":"monotonic"}'
+    replayed, _ = run(new_quiz(quiz, seed=5), *(loads(line, types) for line in lines))
+    assert replayed == played
