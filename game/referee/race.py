@@ -279,16 +279,15 @@ class _Judging:
         # window of the first one known lose together.
         settled = first_known + spec.settle_ns
         if self.now_t_ns < settled:
-            return self.pending(f"Pending: {_early_words(self.early, spec.armed_t_ns)}; deciding {format_ms(spec.settle_ns)} after.",
-                                settled)
+            words = _early_words(self.early, spec.armed_t_ns)
+            return self.pending(f"Pending: {words}; deciding {format_ms(spec.settle_ns)} after.", settled)
         losers = tuple(sorted({e.seat for t, e in known if t <= settled}))
         winners = tuple(s for s in self.race.racers if s not in losers and s not in self.race.voided)
-        early = [e for _, e in known if e.seat in losers]
+        words = _early_words([e for _, e in known if e.seat in losers], spec.armed_t_ns)
         if not winners:
-            return self.rerun(Rerun.FALSE_START, f"{_early_words(early, spec.armed_t_ns)}, nobody is left: the race is run again.",
-                              losers=losers)
+            return self.rerun(Rerun.FALSE_START, f"{words}, nobody is left: the race is run again.", losers=losers)
         verb = "wins" if len(winners) == 1 else "win"
-        return self.result(Status.DECIDED, f"{_early_words(early, spec.armed_t_ns)} and lost: {format_seats(winners)} {verb}.",
+        return self.result(Status.DECIDED, f"{words} and lost: {format_seats(winners)} {verb}.",
                            winners=winners, losers=losers)
 
     # -- the race runs on ------------------------------------------------------------------
@@ -299,8 +298,8 @@ class _Judging:
         in_race = [s for s in race.racers if s not in out]
         if not in_race:
             if self.early:
-                return self.rerun(Rerun.FALSE_START, f"{_early_words(self.early, spec.armed_t_ns)}, nobody is left: the race is run "
-                                  "again.")
+                words = _early_words(self.early, spec.armed_t_ns)
+                return self.rerun(Rerun.FALSE_START, f"{words}, nobody is left: the race is run again.")
             return self.rerun(Rerun.NO_PRESS, f"Every racer was voided ({format_seats(sorted(out))}): the race is "
                               "run again.")
         if self.now_t_ns < spec.go_t_ns:
@@ -382,8 +381,9 @@ class _Judging:
         if tied and rule is TieRule.RERACE:
             what = "first" if 0 in tied else "a counted place"
             group = groups[tied[0]]
-            return self.rerun(Rerun.TIE, f"{self._tie_words([p.player for p in group], group[-1].t_ns - group[0].t_ns, what)}: "
-                              "re-race.", places=self._places(counted), ties=ties, timeouts=timeouts)
+            words = self._tie_words([p.player for p in group], group[-1].t_ns - group[0].t_ns, what)
+            return self.rerun(Rerun.TIE, f"{words}: re-race.", places=self._places(counted), ties=ties,
+                              timeouts=timeouts)
         if tied and rule is TieRule.RANDOM:
             groups = self._lot(groups, tied)
             settled = f": drawn by lot (seed {self.race.seed})"

@@ -173,7 +173,8 @@ def per_player_chart(stats: Sequence[PlayerStats], names: Mapping[int, str], lan
     slot = (_W - _LEFT - _RIGHT) / len(stats)
     for index, s in enumerate(stats):
         x = _LEFT + slot * (index + 0.5)
-        body.append(f'<text x="{_f(x)}" y="{_H - _BOTTOM + 16}" text-anchor="middle">{_e(_short(names[s.seat]))}</text>')
+        body.append(f'<text x="{_f(x)}" y="{_H - _BOTTOM + 16}" text-anchor="middle">'
+                    f"{_e(_short(names[s.seat]))}</text>")
         if not s.reactions_ns:
             continue
         colour, half = _colour(s.seat), min(slot * 0.3, 40)

@@ -341,7 +341,8 @@ def test_a_debounce_of_part_milliseconds_cannot_be_recorded() -> None:
 
 def _record() -> dict[str, Any]:
     race = make("duel", (0, 1))
-    return json.loads(json.dumps(race_record(race, (P(0, GO + 200 * MS),), GO + 300 * MS)))
+    record: dict[str, Any] = json.loads(json.dumps(race_record(race, (P(0, GO + 200 * MS),), GO + 300 * MS)))
+    return record
 
 
 @pytest.mark.parametrize(("change", "error", "message"), [
