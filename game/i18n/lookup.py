@@ -13,13 +13,14 @@ from functools import cache
 from ..cards import Card, Kind
 from ..errors import GameError
 from ..messages import Message
-from . import LANGUAGES, de, en, es, fr, ko
+from . import LANGUAGES, de, en, es, fr, ko, referee
 from .particles import resolve as resolve_particles
 from .plural import choose as choose_forms
 from .typography import french
 
 _CATALOGS: dict[str, dict[str, str]] = {
-    "en": en.TEXT, "de": de.TEXT, "fr": fr.TEXT, "es": es.TEXT, "ko": ko.TEXT,
+    lang: {**table, **referee.TEXT[lang]}
+    for lang, table in (("en", en.TEXT), ("de", de.TEXT), ("fr", fr.TEXT), ("es", es.TEXT), ("ko", ko.TEXT))
 }
 _SEAT = re.compile(r"seat (\d+)")
 
@@ -34,7 +35,7 @@ def catalog(lang: str) -> dict[str, str]:
 
 def text(lang: str, key: str, **params: str | int) -> str:
     """The catalog entry ``key`` in ``lang`` with ``params`` filled in (English if missing)."""
-    template = catalog(lang).get(key) or en.TEXT[key]
+    template = catalog(lang).get(key) or _CATALOGS["en"][key]
     filled = choose_forms(lang, template, params).format(**params)
     # Korean particles follow the word filled in: "{number}을(를)" becomes "4를", "Dan을".
     if lang == "ko":

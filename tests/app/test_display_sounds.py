@@ -25,7 +25,7 @@ def test_every_sound_the_controller_names_exists() -> None:
             "refused", "guilty", "not_guilty"} <= named
     assert named <= set(SOUNDS)
     assert {f"seat_{n}" for n in range(len(SEAT_HZ))} <= set(SOUNDS)
-    assert len(SEAT_HZ) == 7  # the controller allows up to 7 physical seats
+    assert len(SEAT_HZ) == 8  # up to 7 seats at a Cheating Moth table, 8 in referee mode
 
 
 def test_committed_wavs_are_what_the_script_writes() -> None:

@@ -15,7 +15,7 @@ RATE = 48_000
 #: Peak level of every sound (full scale 1.0); the seat tones and alarms share one loudness.
 PEAK = 0.8
 #: One tone per physical seat (pentatonic, so any two seats sound well together).
-SEAT_HZ = (523.25, 587.33, 659.25, 783.99, 880.0, 1046.5, 1174.66)
+SEAT_HZ = (523.25, 587.33, 659.25, 783.99, 880.0, 1046.5, 1174.66, 1318.51)  # 8: referee mode
 
 Samples = list[float]
 

@@ -1,0 +1,229 @@
+"""``cheating-moth referee [GAME]``: the rig as a referee for other games at the table.
+
+``quiz`` is the quiz-show lockout: the host arms, the first press locks everyone out, the rest
+ring in behind it with their gaps, Wrong passes to the next in line. Every other GAME is a race
+preset (``game/data/referee/*.toml`` and a café's own in ``<data>/referee/``): who races, first
+wins or last loses, false starts, ties. With a display it opens the screen on the buttons found
+(``--input``); with ``--input sim`` or no display it plays simulated players headless, prints
+what happened and writes screenshots of the key moments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from ..i18n import LANGUAGES
+from .options import fail, new_seed, seed_arg
+
+HELP = "referee mode: the quiz-show lockout ('quiz') or a race preset for another reaction game"
+
+MIN_SEATS, MAX_SEATS = 2, 8
+DEFAULT_SEATS = 4
+DEFAULT_QUESTIONS = 6
+SCREENSHOTS = Path("/tmp/cheating-moth-referee")
+
+
+def seats_arg(text: str) -> int:
+    if not text.isdigit() or not MIN_SEATS <= int(text) <= MAX_SEATS:
+        raise argparse.ArgumentTypeError(f"players {text!r} is not valid: referee mode takes {MIN_SEATS} to {MAX_SEATS}")
+    return int(text)
+
+
+def questions_arg(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 200:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of questions or races: use 1 to 200")
+    return int(text)
+
+
+def seconds_arg(text: str) -> int:
+    """Whole seconds 0..600 as milliseconds (0: no limit)."""
+    if not text.isdigit() or not 0 <= int(text) <= 600:
+        raise argparse.ArgumentTypeError(f"{text!r} is not valid: use whole seconds, 0 (no limit) to 600")
+    return int(text) * 1000
+
+
+def points_arg(text: str) -> int:
+    try:
+        value = int(text.replace("−", "-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of points") from None
+    if not -1000 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"{text!r} points is out of range: use -1000 to 1000")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from .cmd_play import lang_arg, size_arg
+
+    parser.add_argument("game", nargs="?", default="quiz",
+                        help="quiz (default), or a race preset's name (see --list)")
+    parser.add_argument("--list", action="store_true", help="list the race presets and exit")
+    parser.add_argument("--players", type=seats_arg, default=None,
+                        help=f"seats, {MIN_SEATS} to {MAX_SEATS} (default {DEFAULT_SEATS}; the buttons wired can limit it)")
+    parser.add_argument("--input", choices=("auto", "board", "gpio", "keyboard", "sim"), default="auto",
+                        help="auto: the buzzer board, else GPIO buttons, else keyboard seats; sim: simulated players, headless")
+    parser.add_argument("--seed", type=seed_arg, default=None, help="seed of the simulated players (printed when not given)")
+    parser.add_argument("--lang", type=lang_arg, default=None, help=f"{', '.join(LANGUAGES)} or all (screenshots in every language)")
+    parser.add_argument("--size", type=size_arg, default=None, help="window or screenshot size WIDTHxHEIGHT (default 800x480)")
+    parser.add_argument("--headless", action="store_true", help="no window even where there is a display")
+    parser.add_argument("--fullscreen", action="store_true", help="use the whole screen")
+    parser.add_argument("--screenshots", metavar="DIR", help="where the simulated run writes its screenshots")
+    parser.add_argument("--rounds", type=questions_arg, default=None, metavar="N",
+                        help=f"questions or races the simulated run plays (default {DEFAULT_QUESTIONS})")
+    parser.add_argument("--json", action="store_true", help="the simulated run's outcome as JSON on stdout")
+    quiz = parser.add_argument_group("quiz")
+    quiz.add_argument("--teams", metavar="T1,T2,...", help="a team name per seat, e.g. red,red,blue,blue")
+    quiz.add_argument("--first-per-team", action="store_true",
+                      help="the first of each team rings in, the rest of that team is locked out")
+    quiz.add_argument("--buzz-window", type=seconds_arg, default=0, metavar="S", help="seconds to ring in after arming (0: no limit)")
+    quiz.add_argument("--answer-time", type=seconds_arg, default=0, metavar="S", help="seconds to answer after a ring-in (0: no limit)")
+    quiz.add_argument("--right", type=points_arg, default=10, metavar="N", help="points for a right answer (default 10)")
+    quiz.add_argument("--wrong", type=points_arg, default=0, metavar="N", help="points for a wrong answer, 0 or below (default 0)")
+    quiz.add_argument("--early", type=points_arg, default=0, metavar="N", help="points for a press before arming, 0 or below")
+    quiz.add_argument("--early-lockout", action="store_true", help="a press before arming locks that seat out of the question")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .cmd_play import display_available, env_lang
+
+    if args.game != "quiz":
+        from .referee.races_cli import run_preset
+
+        return run_preset(args)
+    lang = args.lang or env_lang(os.environ)
+    langs = list(LANGUAGES) if lang == "all" else [lang]
+    headless = args.headless or args.input == "sim" or not display_available()
+    if headless and args.input == "keyboard":
+        fail("--input keyboard needs a display: run it where there is one, or use --input sim")
+    seats = args.players or DEFAULT_SEATS
+    settings = quiz_settings(args, seats, "sim" if headless else None)
+    seed = args.seed if args.seed is not None else new_seed()
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        return _simulated_quiz(args, settings, seed, langs)
+    return _quiz_on_screen(args, seats, seed, langs[0])
+
+
+def quiz_settings(args: argparse.Namespace, seats: int, clock: str | None, resolution_ns: int | None = None):  # type: ignore[no-untyped-def]
+    """The quiz's settings from the options; a bad combination is one line, exit 2."""
+    from ..errors import GameError
+    from ..referee.quiz import QuizMode, QuizSettings
+
+    teams: tuple[tuple[int, str], ...] = ()
+    if args.teams:
+        names = [t.strip() for t in args.teams.split(",")]
+        if len(names) != seats or not all(names):
+            fail(f"--teams {args.teams!r} names {len(names)} seats: give one team name per seat, {seats} in all "
+                 "(e.g. red,red,blue,blue)")
+        teams = tuple(enumerate(names))
+    extra = {} if clock is None else {"clock": clock}
+    if resolution_ns is not None:
+        extra["resolution_ns"] = resolution_ns  # type: ignore[assignment]
+    try:
+        return QuizSettings(seats=seats, teams=teams,
+                            mode=QuizMode.FIRST_PER_TEAM if args.first_per_team else QuizMode.INDIVIDUAL,
+                            buzz_window_ms=args.buzz_window, answer_ms=args.answer_time,
+                            right_points=args.right, wrong_points=args.wrong, early_points=args.early,
+                            early_lockout=args.early_lockout, **extra)
+    except GameError as exc:
+        fail(str(exc).replace("right_points", "--right").replace("wrong_points", "--wrong")
+             .replace("early_points", "--early"))
+
+
+def names_for(seats: int) -> tuple[str, ...]:
+    from ..controller.settings import DEFAULT_NAMES
+
+    names = (*DEFAULT_NAMES, "Ida")
+    return tuple(names[i] for i in range(seats))
+
+
+def _simulated_quiz(args: argparse.Namespace, settings: object, seed: int, langs: list[str]) -> int:
+    import pygame
+
+    from .referee.quiz_demo import play_quiz
+    from .referee.quiz_screen import QuizView, draw_quiz
+    from .ui.fonts import fonts_for
+    from .ui.paint import Painter
+
+    folder = Path(args.screenshots) if args.screenshots else SCREENSHOTS / f"quiz-seed-{seed}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--screenshots {str(folder)!r} cannot be created ({exc.strerror}): give a folder you can write to")
+    size = args.size or (800, 480)
+    names = names_for(settings.seats)  # type: ignore[attr-defined]
+    pygame.init()
+    run = None
+    shots: list[Path] = []
+    for lang in langs:
+        fonts, choice = fonts_for(lang)
+        suffix = f"-{choice.lang}" if len(langs) > 1 else ""
+
+        def draw(state, now_ns, name, fonts=fonts, lang=choice.lang, suffix=suffix):  # type: ignore[no-untyped-def]
+            surface = pygame.Surface(size)
+            draw_quiz(Painter(surface, fonts, lang), QuizView(state, names, now_ns))
+            path = folder / f"{name}{suffix}.png"
+            pygame.image.save(surface, str(path))
+            return path
+
+        # The same seed in every language: the same quiz, photographed in each.
+        run = play_quiz(settings, seed, args.rounds or DEFAULT_QUESTIONS, draw, names)  # type: ignore[arg-type]
+        shots += run.shots
+    assert run is not None
+    state = run.state
+    scores = {names[seat]: points for seat, points in enumerate(state.scores)}
+    if args.json:
+        print(json.dumps({"game": "quiz", "seed": seed, "seats": settings.seats,  # type: ignore[attr-defined]
+                          "questions": state.questions, "scores": scores,
+                          "teams": dict(state.team_scores), "log": run.lines,
+                          "screenshots": [str(p) for p in shots]}, ensure_ascii=False))
+        return 0
+    print(f"Quiz — simulated players, seed {seed}")
+    for line in run.lines:
+        print(line)
+    print("Scores: " + ", ".join(f"{name} {points}" for name, points in scores.items()))
+    if state.team_scores:
+        print("Teams: " + ", ".join(f"{team} {points}" for team, points in state.team_scores))
+    print(f"Screenshots: {folder}")
+    return 0
+
+
+def _quiz_on_screen(args: argparse.Namespace, seats: int, seed: int, lang: str) -> int:
+    import pygame
+
+    from .referee.quiz_app import QuizApp
+    from .ui.adapters import detect
+    from .ui.fonts import fonts_for
+    from .ui.sound import Sounds, pre_init
+
+    detected = detect(args.input, seats)
+    if args.input in ("board", "gpio") and detected.name != args.input:
+        detected.close()
+        fail(f"--input {args.input}: not found ({'; '.join(detected.notes) or 'nothing answered'}): "
+             "check the wiring with 'cheating-moth doctor', or use --input auto")
+    if detected.adapter.seats < seats:
+        detected.close()
+        fail(f"--players {seats}: the {detected.name} input has {detected.adapter.seats} seats: "
+             f"use --players {detected.adapter.seats} or fewer")
+    settings = quiz_settings(args, seats, detected.adapter.clock, detected.adapter.resolution_ns)
+    pre_init()
+    pygame.init()
+    flags = pygame.FULLSCREEN if args.fullscreen else 0
+    surface = pygame.display.set_mode(args.size or ((0, 0) if args.fullscreen else (800, 480)), flags)
+    pygame.display.set_caption("Cheating Moth — referee")
+    fonts, choice = fonts_for(lang)
+    app = QuizApp(detected=detected, settings=settings, seed=seed, names=names_for(seats), lang=choice.lang,
+                  fonts=fonts, surface=surface, sounds=Sounds(), say=lambda s: print(s, file=sys.stderr))
+    print(f"Quiz — {detected.name} input, {seats} seats; A arms, R right, X wrong, S skip, Esc quits", flush=True)
+    try:
+        app.run()
+    finally:
+        detected.close()
+        pygame.quit()
+    return 0
