@@ -1,11 +1,11 @@
 """``cheating-moth referee [GAME]``: the rig as a referee for other games at the table.
 
 ``quiz`` is the quiz-show lockout: the host arms, the first press locks everyone out, the rest
-ring in behind it with their gaps, Wrong passes to the next in line. Every other GAME is a race
-preset (``game/data/referee/*.toml`` and a café's own in ``<data>/referee/``): who races, first
-wins or last loses, false starts, ties. With a display it opens the screen on the buttons found
-(``--input``); with ``--input sim`` or no display it plays simulated players headless, prints
-what happened and writes screenshots of the key moments.
+ring in behind it with their gaps, Wrong passes to the next in line. With a display it opens
+the screen on the buttons found (``--input``); with ``--input sim`` or no display it plays
+simulated players headless, prints what happened and writes screenshots of the key moments.
+``--list`` lists the race presets (``game/data/referee/*.toml``), whose races game/referee
+judges; playing one from here is not built yet and is refused in one line.
 """
 
 from __future__ import annotations
@@ -90,10 +90,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from .cmd_play import display_available, env_lang
 
-    if args.game != "quiz":
-        from .referee.races_cli import run_preset
-
-        return run_preset(args)
+    if args.list or args.game != "quiz":
+        return _presets(args)
     lang = args.lang or env_lang(os.environ)
     langs = list(LANGUAGES) if lang == "all" else [lang]
     headless = args.headless or args.input == "sim" or not display_available()
@@ -227,3 +225,24 @@ def _quiz_on_screen(args: argparse.Namespace, seats: int, seed: int, lang: str) 
         detected.close()
         pygame.quit()
     return 0
+
+
+def _presets(args: argparse.Namespace) -> int:
+    """--list: the race presets (shipped, and any a bad file kept out of, said on stderr). A
+    preset named to play is refused in one line: its judging, statistics and report exist
+    (game/referee/), its screen and command-line run do not yet."""
+    from ..referee.presets import load_presets
+
+    found = load_presets()
+    for notice in found.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    lang = args.lang if args.lang and args.lang != "all" else "en"
+    if args.list:
+        for preset in found.presets:
+            print(f"{preset.id}: {preset.name(lang)} — {preset.screen(lang)}")
+        return 0
+    ids = ", ".join(p.id for p in found.presets)
+    if args.game not in {p.id for p in found.presets}:
+        fail(f"game {args.game!r} is not a referee game: use quiz, or one of the race presets ({ids})")
+    fail(f"race preset {args.game!r} cannot be played from the command line yet (its races are judged by "
+         "game/referee/race.py, but the screen and the simulated run are not built): use quiz")

@@ -63,3 +63,17 @@ def test_bad_options_are_one_line(argv: list[str], says: str, tmp_path: Path,
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip()
     assert says in err and "\n" not in err and "Traceback" not in err
+
+
+def test_presets_are_listed_and_one_not_playable_here_is_refused_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert {line.split(":")[0] for line in listed} >= {"bell-slap", "grab", "last-hand-down", "duel"}
+    for game, says in (("grab", "cannot be played from the command line yet"),
+                       ("nope", "is not a referee game: use quiz, or one of the race presets")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["referee", game, "--input", "sim"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert says in err and "\n" not in err
