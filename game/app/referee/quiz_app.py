@@ -5,6 +5,10 @@ stamped when the loop reads them), the host's taps and keys, and ticks when a ti
 Effects: seat lights (``Leds``) to the adapter, tones to the speaker, ``WakeAt`` to the tick
 queue, ``Notice`` (a refusal) to the footer for a few seconds.
 
+A buzzer board that goes away (a yanked cable) is said in the footer when the loop sees its link
+down, and the quiz keeps its state; when the board answers again (a new link session: a replugged
+or restarted board shows nothing) the seat lights are sent to it whole.
+
 Host controls: the touch screen's buttons; keys A or Space arm, R right, X wrong, S skip, 1–9
 the score shortcuts in order, Esc quits; the red Caught! button arms when no question is open
 and passes to the next in line ("wrong") while a seat answers.
@@ -24,7 +28,7 @@ from ...controller.effects import Effect, Leds, Light, Notice, PlaySound, WakeAt
 from ...i18n.lookup import render
 from ...inputs import CaughtPress, Press, Release
 from ...referee.quiz import (
-    Arm, Phase, QuizInput, QuizSettings, QuizState, Right, Score, Skip, Tick, Wrong, new_quiz, step,
+    Arm, Phase, QuizInput, QuizSettings, QuizState, Right, Score, Skip, Tick, Wrong, leds, new_quiz, step,
 )
 from ..ui.actions import Act, Hotspot
 from ..ui.adapters import LIGHTS, Detected
@@ -65,6 +69,7 @@ class QuizApp:
         self.frame = Drawn((), ())
         self.quit = False
         self.keyboard_seats = detected.name == "keyboard"
+        self.link: tuple[bool, object] = (True, self._session())   # (up, session) as last seen
 
     # -- inputs --------------------------------------------------------------------------------
 
@@ -156,8 +161,29 @@ class QuizApp:
             if index < len(shortcuts):
                 self.host(Act("score", shortcuts[index]))
 
+    def _session(self) -> object:
+        """The adapter's link session (a board's; None for inputs without one)."""
+        return getattr(getattr(self.adapter, "info", None), "session", None)
+
+    def watch_link(self) -> None:
+        """An input with a link (the buzzer board) that went down is said once, the quiz keeps
+        its state; once it is up again, in a new session, the lights are sent to it whole."""
+        connected = getattr(self.adapter, "wait_connected", None)
+        if not callable(connected):
+            return
+        link = (bool(connected(0)), self._session())
+        if link == self.link:
+            return
+        was_up, self.link = self.link[0], link
+        if was_up and not link[0]:
+            self.note("the buzzer board is not answering (is its cable out?): the quiz keeps its "
+                      "scores and its line, and presses count again when the board is back")
+        elif link[0]:
+            self.perform(leds(self.state))   # a replugged or restarted board shows nothing
+
     def poll(self) -> None:
         """Edges from the adapter (the red button is the host's), then ticks that fell due."""
+        self.watch_link()
         try:
             records = self.adapter.drain()
         except AdapterError as exc:   # a yanked cable: said, and the quiz keeps its state
