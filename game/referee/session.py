@@ -81,6 +81,7 @@ class Session:
     result: RefereeResult | None = None            # the race on screen (pending while it runs)
     results: tuple[RefereeResult, ...] = ()        # every finished race (re-runs too), in order
     records: tuple[dict[str, Any], ...] = ()       # each finished race's re-judgeable record
+    held: tuple[tuple[int, int], ...] = ()         # (seat, press stamp) of buttons down now
 
     @property
     def decided(self) -> tuple[RefereeResult, ...]:
@@ -146,6 +147,8 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
     # Edges may arrive after later stamps (the board's batches); the session's "now" never
     # goes back, and the judge takes each edge at its own stamp.
     s = replace(s, now_t_ns=max(s.now_t_ns, t))
+    if isinstance(event, (Press, Release)):
+        s = replace(s, held=_held_after(s.held, event))
     if isinstance(event, Start):
         return _start(s, fx), fx
     if isinstance(event, Void):
@@ -171,6 +174,16 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
     return s, fx
 
 
+def _held_after(held: tuple[tuple[int, int], ...], edge: Press | Release) -> tuple[tuple[int, int], ...]:
+    """Which buttons are down, with the stamp of the press that put each down: a button held
+    through arming is a press the race must see (held at GO, it is a false start)."""
+    others = tuple(item for item in held if item[0] != edge.player)
+    if isinstance(edge, Press):
+        kept = dict(held).get(edge.player)
+        return (*others, (edge.player, edge.t_ns if kept is None else min(kept, edge.t_ns)))
+    return others
+
+
 def _lights(s: Session, light: Any) -> tuple[Light, ...]:
     return tuple(light(seat) if seat in s.racers else Light.OFF for seat in range(s.seats))
 
@@ -188,7 +201,9 @@ def _start(s: Session, fx: list[Effect]) -> Session:
     fx.append(Arm(number, s.racers))
     fx.append(PlaySound("ready"))
     fx.append(Leds(_lights(s, lambda seat: Light.ARMED), Light.OFF))
-    s = replace(s, phase=Phase.RUNNING if table_go else Phase.ARMED, number=number, race=race, edges=(),
+    # A button already down at arming is evidence for this race: its press, at its own stamp.
+    held = tuple(Press(seat, t_ns, s.clock) for seat, t_ns in sorted(s.held) if seat in s.racers)
+    s = replace(s, phase=Phase.RUNNING if table_go else Phase.ARMED, number=number, race=race, edges=held,
                 result=None, go_due_t_ns=due)
     if due is not None:
         fx.append(ScheduleGo(number, due, s.racers))

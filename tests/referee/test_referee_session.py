@@ -145,7 +145,7 @@ def test_a_restart_calls_off_the_pending_go() -> None:
     """last-hand-down: a hand down early runs the race again; the GO the shell gives late for
     the called-off race changes nothing, and the next race is a fresh one."""
     s, due = start(session("last-hand-down"))
-    s, fx = feed(s, P(1, due - 100 * MS))
+    s, fx = feed(s, P(1, due - 100 * MS), R(1, due - 20 * MS))
     assert s.phase is Phase.READY and s.results[-1].rerun_why is Rerun.FALSE_START
     assert PlaySound("false_start") in fx
     after, fx = feed(s, Go(due, CLOCK))
@@ -217,7 +217,8 @@ def test_tally_counts_decided_races_only() -> None:
     s = session("duel", 2)
     for first in (0, 1, 0):
         s, due = start(s)
-        s, _ = feed(s, Go(due, CLOCK), P(first, due + 200 * MS), P(1 - first, due + 250 * MS))
+        s, _ = feed(s, Go(due, CLOCK), P(first, due + 200 * MS), P(1 - first, due + 250 * MS),
+                    R(first, due + 300 * MS), R(1 - first, due + 350 * MS))
     s, due = start(s)
     s, _ = feed(s, Go(due, CLOCK), P(0, due + 200 * MS), P(1, due + 200 * MS))   # a tie: run again
     assert (s.wins(0), s.wins(1), s.losses(0), s.losses(1)) == (2, 1, 0, 0)
@@ -266,3 +267,39 @@ def test_a_session_that_does_not_fit_its_preset_is_refused(kw: dict[str, Any], m
     seats = kw.pop("seats")
     with pytest.raises(BadRace, match=match):
         new_session(PRESETS.get(preset), seats, clock=CLOCK, resolution_ns=100_000, **kw)
+
+
+def test_a_button_held_down_through_arming_is_a_false_start() -> None:
+    """grab: Cal's hand rests on the button from before the start to after GO: held at GO, a
+    false start (out of this race); Ann's tap before the start was released and is nothing."""
+    s = session("grab")
+    s, _ = feed(s, P(2, T0 - 900 * MS), P(0, T0 - 500 * MS), R(0, T0 - 400 * MS))
+    s, due = start(s)
+    assert [(e.player, e.t_ns) for e in s.edges] == [(2, T0 - 900 * MS)]
+    s, _ = feed(s, Go(due, CLOCK), P(1, due + 230 * MS), P(0, due + 260 * MS), Tick(due + 600 * MS))
+    assert s.result.winners == (1,)
+    assert [(f.seat, f.held_at_go) for f in s.result.false_starts] == [(2, True)]
+
+
+def test_a_hand_resting_through_arming_that_lifts_before_go_is_no_false_start() -> None:
+    """A press before arming is only a false start if it is still down at GO (the judge's rule):
+    a hand resting on the button while the host starts, lifted before GO, races clean."""
+    s = session("last-hand-down")
+    s, _ = feed(s, P(1, T0 - 100 * MS))
+    s, due = start(s)
+    s, _ = feed(s, R(1, due - 300 * MS), Go(due, CLOCK), P(0, due + 200 * MS), P(1, due + 250 * MS),
+                P(2, due + 330 * MS))
+    assert s.phase is Phase.DECIDED and s.result.losers == (2,) and s.result.false_starts == ()
+
+
+def test_a_button_held_through_a_restart_restarts_it_again() -> None:
+    """last-hand-down: a hand kept down after its false start is still down at the next GO."""
+    s, due = start(session("last-hand-down"))
+    s, _ = feed(s, P(1, due - 100 * MS))
+    assert s.phase is Phase.READY
+    s, _ = feed(s, Tick(due + 3_000 * MS))          # the host starts it again 3 s later
+    s, due2 = start(s)
+    assert s.phase is Phase.ARMED                   # down since before arming: known at GO
+    s, _ = feed(s, Go(due2, CLOCK))
+    assert s.phase is Phase.READY and s.number == 2
+    assert [(f.seat, f.held_at_go) for f in s.results[-1].false_starts] == [(1, True)]
