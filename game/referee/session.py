@@ -59,7 +59,16 @@ class Void:
     t_ns: int
 
 
-SessionInput = Start | Void | Press | Release | Go | Tick
+@dataclass(frozen=True, slots=True)
+class CallOff:
+    """Call off the race armed or running, without a result: GO could not be given (a yanked
+    cable), the host gives up waiting for a table's event, or the power went mid-race and the
+    session resumed. Nothing of it is counted or kept; the next start runs a fresh race."""
+
+    t_ns: int
+
+
+SessionInput = Start | Void | CallOff | Press | Release | Go | Tick
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +127,7 @@ def step(s: Session, event: SessionInput) -> tuple[Session, tuple[Effect, ...]]:
         new, effects = _apply(s, event)
     except GameError as exc:
         refusal: list[Effect] = [Notice(Message.of("refused", reason=str(exc)))]
-        if isinstance(event, (Start, Void)):
+        if isinstance(event, (Start, Void, CallOff)):
             refusal.append(PlaySound("refused"))
         return s, tuple(refusal)
     return new, tuple(effects)
@@ -131,8 +140,9 @@ def check(s: Session, event: SessionInput) -> Session:
 
 
 def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
-    if not isinstance(event, (Start, Void, Press, Release, Go, Tick)):
-        raise BadInputEvent(f"input {event!r} is not valid here: give Start, Void, Press, Release, Go or Tick")
+    if not isinstance(event, (Start, Void, CallOff, Press, Release, Go, Tick)):
+        raise BadInputEvent(f"input {event!r} is not valid here: give Start, Void, CallOff, Press, Release, Go "
+                            "or Tick")
     t = event.t_ns
     if type(t) is not int or t < 0:
         raise BadInputEvent(f"{type(event).__name__} t_ns {t!r} is not valid: give whole nanoseconds, 0 or more")
@@ -153,6 +163,12 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
         return _start(s, fx), fx
     if isinstance(event, Void):
         return _void(s, event, fx), fx
+    if isinstance(event, CallOff):
+        if s.phase not in (Phase.ARMED, Phase.RUNNING):
+            raise WrongPhase("CallOff is not valid now: no race is armed or running")
+        fx.append(PlaySound("refused"))
+        fx.append(Leds(_lights(s, lambda seat: Light.OFF), Light.ON))   # the red button starts the next
+        return replace(s, phase=Phase.READY, race=None, edges=(), result=None, go_due_t_ns=None), fx
     if isinstance(event, Go):
         if s.phase is not Phase.ARMED or s.race is None:
             return s, fx            # a GO for a race called off meanwhile (a restart): nothing to judge

@@ -303,3 +303,18 @@ def test_a_button_held_through_a_restart_restarts_it_again() -> None:
     s, _ = feed(s, Go(due2, CLOCK))
     assert s.phase is Phase.READY and s.number == 2
     assert [(f.seat, f.held_at_go) for f in s.results[-1].false_starts] == [(1, True)]
+
+
+def test_a_race_called_off_counts_nothing_and_the_next_starts_fresh() -> None:
+    from game.referee.session import CallOff
+
+    s, due = start(session("grab"))
+    s, _ = feed(s, P(0, due - 50 * MS))                 # an early hand, then GO cannot be given
+    s, fx = feed(s, CallOff(due + 10 * MS))
+    assert s.phase is Phase.READY and s.race is None and s.results == () and s.records == ()
+    assert PlaySound("refused") in fx
+    with pytest.raises(WrongPhase, match="no race is armed or running"):
+        check(s, CallOff(due + 20 * MS))
+    s, due2 = start(s)
+    s, _ = feed(s, Go(due2, CLOCK), P(1, due2 + 210 * MS), Tick(due2 + 500 * MS))
+    assert s.number == 2 and s.result.winners == (1,) and s.result.false_starts == ()
