@@ -309,7 +309,7 @@ def test_a_race_called_off_counts_nothing_and_the_next_starts_fresh() -> None:
     from game.referee.session import CallOff
 
     s, due = start(session("grab"))
-    s, _ = feed(s, P(0, due - 50 * MS))                 # an early hand, then GO cannot be given
+    s, _ = feed(s, P(0, due - 50 * MS), R(0, due - 5 * MS))   # an early hand, then GO cannot be given
     s, fx = feed(s, CallOff(due + 10 * MS))
     assert s.phase is Phase.READY and s.race is None and s.results == () and s.records == ()
     assert PlaySound("refused") in fx
