@@ -1,8 +1,13 @@
-"""The table's log in SQLite: every input with the commands and events it caused, written
-(WAL, ``synchronous=FULL``) before any effect runs, so a crash or a pulled plug loses nothing,
-and anything that does go missing or wrong is *said*, never resumed from quietly.
+"""The logs of the rig in SQLite: the table game's (:class:`TableLog`) and, through the same code,
+a referee session's (``game/app/referee/race_log.py``). Every input, with what it caused, is
+written (WAL, ``synchronous=FULL``) before any effect runs, so a crash or a pulled plug loses
+nothing, and anything that does go missing or wrong is *said*, never resumed from quietly.
 
-How a lost step is noticed (format version 2):
+A log says which kind it is in its meta table (``format``, :class:`LogKind`); opening one kind
+as another is refused in one sentence. What each kind keeps is its own (a header of string
+values, and each row's fields after the chain's); everything below is shared.
+
+How a lost step is noticed (table log format version 2, referee log version 1):
 
 - **Chain.** Each row's body carries its step number and the CRC of the row before it (the
   first row: the CRC of the meta table), and the row's CRC covers the body. A row removed,
@@ -33,10 +38,10 @@ machine, loaded: 0.3 ms → 0.6 ms p50 per step; a step is a human's press, not 
 mirror written only every N steps would be cheaper but would let up to N−1 lost steps pass
 unsaid. Every open runs SQLite's ``quick_check``.
 
-Logs of format version 1 (no chain, no mirror) are refused with a message saying so: their
-losses could not be told apart from a short game. Every problem is one sentence: the notices
-of an open log are in :attr:`TableLog.notices`; a log that cannot be resumed raises
-:class:`BadTableLog`.
+Table logs of format version 1 (no chain, no mirror) are refused with a message saying so:
+their losses could not be told apart from a short game. Every problem is one sentence: the
+notices of an open log are in :attr:`StepLog.notices`; a log that cannot be resumed raises
+:class:`BadTableLog` (whatever its kind).
 """
 
 from __future__ import annotations
@@ -47,9 +52,10 @@ import secrets
 import sqlite3
 import struct
 import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 from ..codec import RECORD_TYPES, dumps, from_dict, to_dict
@@ -58,13 +64,35 @@ from ..controller.inputs import INPUT_TYPES, Input
 from ..controller.resume import LoggedStep
 from ..errors import BadTableLog, GameError
 
-FORMAT = "cheating-moth-table-log"
-VERSION = 2
 #: The files of one log, as suffixes of its path (move them together).
 LOG_SUFFIXES = ("", "-wal", "-shm", "-mirror")
-_INPUTS: dict[str, type[Any]] = {t.__name__: t for t in INPUT_TYPES}
-_SETTINGS: dict[str, type[Any]] = {"TableSettings": TableSettings}
 _WAL_HEADER_BYTES = 32
+#: Meta keys every kind has; a kind's header is the other keys.
+_META_KEYS = ("format", "version", "game", "check")
+
+H = TypeVar("H")   # what a kind's header decodes to
+R = TypeVar("R")   # what a kind's row decodes to
+
+
+@dataclass(frozen=True, slots=True)
+class LogKind:
+    """One kind of log: the ``format`` and ``version`` its meta table names, and the words its
+    messages use (``noun``: "table log"; ``unit``: what one log holds, "game"; ``holds``: how
+    a log of this kind is named to someone opening it as another kind)."""
+
+    format: str
+    version: int
+    noun: str
+    unit: str
+    holds: str
+
+
+TABLE = LogKind("cheating-moth-table-log", 2, "table log", "game", "a table game's log")
+REFEREE = LogKind("cheating-moth-referee-log", 1, "referee log", "session", "a referee session's log")
+#: Every kind by its format: a log of a known kind opened as another is named for what it is.
+KINDS = {kind.format: kind for kind in (TABLE, REFEREE)}
+FORMAT = TABLE.format
+VERSION = TABLE.version
 
 # --- the mirror --------------------------------------------------------------------------------
 
@@ -146,58 +174,68 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-# --- the log -----------------------------------------------------------------------------------
+def clock_shift_ns(logged_now_t_ns: int, adapter_now_ns: int) -> int:
+    """What a resumed log's shell adds to every stamp of its input adapter (``ClockShift`` in
+    ``game/app/ui/adapters.py``): 0 while the adapter's clock is past the last logged time,
+    else enough that its next reading is a second after it. A reboot or a replugged board
+    starts the clock again near zero, and the logged time line must not run backwards; the
+    same shift on every stamp (edges and GO) leaves reaction times unchanged."""
+    if adapter_now_ns > logged_now_t_ns:
+        return 0
+    return logged_now_t_ns - adapter_now_ns + 1_000_000_000
 
-class TableLog:
-    """An open log. ``steps`` are the good rows; ``notices`` are one sentence each about what
-    was dropped, lost or could not be checked (empty when all is well)."""
 
-    def __init__(self, path: Path, db: sqlite3.Connection, mirror_fd: int, game: bytes,
-                 settings: TableSettings, seed: int, t0_ns: int, steps: list[LoggedStep],
-                 last_crc: int, notices: tuple[str, ...]) -> None:
-        self.path = path
-        self._db = db
-        self._mirror_fd = mirror_fd
-        self.game = game
-        self.settings = settings
-        self.seed = seed
-        self.t0_ns = t0_ns
-        self.steps = steps
-        self.notices = notices
-        self._count = len(steps)
-        self._last_crc = last_crc
+# --- any kind of log ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Opened(Generic[H, R]):
+    """A log as :func:`open_log` found it (and repaired what it said): the header and the good
+    rows in the kind's own types, the notices, and what :class:`StepLog` goes on writing with."""
+
+    path: Path
+    db: sqlite3.Connection
+    mirror_fd: int
+    game: bytes
+    header: H
+    rows: list[R]
+    last_crc: int
+    notices: tuple[str, ...]
+
+    def close(self) -> None:
+        """Close what was opened, for a kind that refuses the log after reading its rows."""
+        self.db.close()
+        os.close(self.mirror_fd)
+
+
+class StepLog:
+    """An open log of any kind: rows are appended with their chain fields, and the mirror
+    follows each. ``notices`` are one sentence each about what was dropped, lost or could not be
+    checked (empty when all is well); ``game`` is the log's random id (a session's, for a
+    referee log)."""
+
+    def __init__(self, opened: Opened[Any, Any]) -> None:
+        self.path = opened.path
+        self._db = opened.db
+        self._mirror_fd = opened.mirror_fd
+        self.game = opened.game
+        self.notices = opened.notices
+        self._count = len(opened.rows)
+        self._last_crc = opened.last_crc
 
     @property
     def count(self) -> int:
         """Steps in the log now, appended ones included."""
         return self._count
 
-    @classmethod
-    def open(cls, path: str | Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
-        """Open ``path``, creating it for a new game with these settings; an existing log keeps
-        its own settings and seed (it is resumed). Raises :class:`BadTableLog` with the reason
-        if it cannot be resumed."""
-        path = Path(path)
-        try:
-            return _open(path, settings, seed, t0_ns)
-        except (sqlite3.Error, UnicodeDecodeError) as exc:
-            raise BadTableLog(f"{path} is not a table log this rig can read ({_line(str(exc))}): "
-                              "give another --db path or remove the file") from None
-        except OSError as exc:
-            raise BadTableLog(f"{path} cannot be opened or created ({exc.strerror or exc}): "
-                              "give a --db path in a folder that exists and is writable") from None
-
-    def append(self, event: Input, made: Step) -> None:
-        """Write one step; returns once it is on disk, with its mirror."""
+    def _write(self, fields: dict[str, Any], over: bool) -> None:
+        """Write one row (the chain's fields, then ``fields``); returns once it is on disk, with
+        its mirror. ``over``: nothing is left to resume (the table's game over)."""
         n = self._count + 1
-        body = json.dumps({"step": n, "prev": self._last_crc, "input": to_dict(event),
-                           "commands": [to_dict(c) for c in made.commands],
-                           "events": [to_dict(e) for e in made.events]}, separators=(",", ":"))
+        body = json.dumps({"step": n, "prev": self._last_crc, **fields}, separators=(",", ":"))
         crc = zlib.crc32(body.encode())
         self._db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, crc))
         self._count, self._last_crc = n, crc
-        state = Mirrored(self.game, n, crc, made.table.stage is Stage.GAME_OVER)
-        os.pwrite(self._mirror_fd, state.pack(), _SLOT_OFFSETS[n % 2])
+        os.pwrite(self._mirror_fd, Mirrored(self.game, n, crc, over).pack(), _SLOT_OFFSETS[n % 2])
         os.fdatasync(self._mirror_fd)
 
     def close(self) -> None:
@@ -207,7 +245,30 @@ class TableLog:
             self._mirror_fd = -1
 
 
-def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
+def open_log(path: str | Path, kind: LogKind, header: Mapping[str, str],
+             read_header: Callable[[dict[str, str]], H], read_row: Callable[[dict[str, Any]], R]) -> Opened[H, R]:
+    """Open the log of ``kind`` at ``path``, creating it with ``header`` (string values, keys
+    other than the meta's own) when nothing was logged there. ``read_header`` decodes the meta
+    table's header (an existing log keeps its own); ``read_row`` decodes a row's fields after
+    the chain's (a row it cannot read is damaged: ``GameError``, ``ValueError``, ``TypeError``
+    or ``KeyError``). Raises :class:`BadTableLog` with the reason if the log cannot be resumed."""
+    path = Path(path)
+    reserved = sorted(set(header) & set(_META_KEYS))
+    if reserved:
+        raise ValueError(f"header key {reserved[0]!r} is the log's own: name a {kind.noun}'s header otherwise")
+    try:
+        return _open(path, kind, header, read_header, read_row)
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        raise BadTableLog(f"{path} is not a {kind.noun} this rig can read ({_line(str(exc))}): "
+                          "give another --db path or remove the file") from None
+    except OSError as exc:
+        raise BadTableLog(f"{path} cannot be opened or created ({exc.strerror or exc}): "
+                          "give a --db path in a folder that exists and is writable") from None
+
+
+def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Callable[[dict[str, str]], H],
+          read_row: Callable[[dict[str, Any]], R]) -> Opened[H, R]:
+    unit = kind.unit
     if not path.parent.is_dir():
         raise BadTableLog(f"{path} cannot be created: the folder {str(path.parent)!r} does not "
                           "exist; give a --db path in a folder that exists")
@@ -222,23 +283,23 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
         if counted and not missing:
             assert mirrored is not None
             raise BadTableLog(f"{path} {'is empty' if not size else 'holds no tables'}, but its "
-                              f"mirror says game {mirrored.game.hex()} had logged {mirrored.steps} "
+                              f"mirror says {unit} {mirrored.game.hex()} had logged {mirrored.steps} "
                               "steps in it: the log was lost; move it aside (with its -mirror "
-                              "file) to start a new game")
+                              f"file) to start a new {unit}")
         if counted:
             assert mirrored is not None
-            notices.append(f"the log {path} of game {mirrored.game.hex()} ({mirrored.steps} steps) "
-                           "was missing: a new game was started")
+            notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.steps} steps) "
+                           f"was missing: a new {unit} was started")
         elif not missing and mirrored is not None and mirrored.steps > 0:
             # A finished game has nothing left to resume, but its emptied log is still said.
-            notices.append(f"the log {path} of game {mirrored.game.hex()} ({mirrored.steps} steps, "
-                           "game over) holds nothing now: a new game was started")
+            notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.steps} steps, "
+                           f"{unit} over) holds nothing now: a new {unit} was started")
         elif not missing:
-            notices.append(f"the log {path} held nothing (its creation was cut off): a new game "
+            notices.append(f"the log {path} held nothing (its creation was cut off): a new {unit} "
                            "was started")
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
-        _create(path, settings, seed, t0_ns)
+        _create(path, kind, header)
         mirrored, mirror_problem = read_mirror(path)
     db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
     try:
@@ -248,12 +309,12 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != b"ok":
             raise BadTableLog(f"{path} is damaged (SQLite: {_line(_text(check))}): the log cannot be resumed")
-        meta = _meta(db, path)
-        steps, crcs, torn_seq, torn = _load(db, path, meta.crc)
+        meta = _meta(db, path, kind, read_header)
+        rows, crcs, torn_seq, torn = _load(db, path, kind, meta.crc, read_row)
         if torn:
             notices.append(torn)
         last_crc = crcs[-1]
-        known = _compare(path, meta, crcs, mirrored, mirror_problem, bool(torn))
+        known = _compare(path, kind, meta.game, crcs, mirrored, mirror_problem, bool(torn))
         notices.extend(known[0])
         if torn:   # dropped only once nothing refused the log
             db.execute("DELETE FROM steps WHERE seq = ?", (torn_seq,))
@@ -262,27 +323,27 @@ def _open(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLo
     except BaseException:
         db.close()
         raise
-    return TableLog(path, db, fd, meta.game, meta.settings, meta.seed, meta.t0_ns, steps,
-                    last_crc, tuple(notices))
+    return Opened(path, db, fd, meta.game, meta.header, rows, last_crc, tuple(notices))
 
 
-def _compare(path: Path, meta: _Meta, crcs: list[int], mirrored: Mirrored | None,
+def _compare(path: Path, kind: LogKind, game: bytes, crcs: list[int], mirrored: Mirrored | None,
              problem: str, torn: bool) -> tuple[list[str], Mirrored | None]:
     """The notices from comparing the log (``crcs``: the meta's, then each step's) with its
     mirror, and the mirror to write (None: it is right as it is)."""
     count = len(crcs) - 1
-    now = Mirrored(meta.game, count, crcs[-1])
-    where = f"{path} (game {meta.game.hex()})"
+    now = Mirrored(game, count, crcs[-1])
+    unit = kind.unit
+    where = f"{path} ({unit} {game.hex()})"
     if mirrored is None:
         if count == 0:
             return [], now
         return [f"the mirror of {where} is {problem}, so steps lost at the end cannot be ruled "
-                f"out: the game resumes after step {count}"], now
-    if mirrored.game != meta.game:
+                f"out: the {unit} resumes after step {count}"], now
+    if mirrored.game != game:
         if count == 0:
             return [], now   # a creation cut off before its mirror was written
-        return [f"the mirror of {where} belongs to game {mirrored.game.hex()}, so steps lost at "
-                f"the end cannot be ruled out: the game resumes after step {count}"], now
+        return [f"the mirror of {where} belongs to {unit} {mirrored.game.hex()}, so steps lost at "
+                f"the end cannot be ruled out: the {unit} resumes after step {count}"], now
     if mirrored.steps <= count and crcs[mirrored.steps] != mirrored.last_crc:
         raise BadTableLog(f"step {mirrored.steps} of {where} is not the step that was logged "
                           "(its checksum differs from the mirror's): the log cannot be resumed safely")
@@ -291,22 +352,20 @@ def _compare(path: Path, meta: _Meta, crcs: list[int], mirrored: Mirrored | None
         if torn and lost == 1:
             return [], now          # the torn step was the only one: said already
         return [f"{where} lost its last {lost} logged step{'s' * (lost != 1)} (its mirror "
-                f"counted {mirrored.steps}): the game resumes after step {count}"], now
+                f"counted {mirrored.steps}): the {unit} resumes after step {count}"], now
     if mirrored.steps == count:
         return [], None
     if mirrored.steps == count - 1 and not torn:
         return [], now              # killed between the commit and the mirror write
     return [f"the mirror of {where} counted {mirrored.steps} steps, not the {count} in the "
             f"log, so it is older than the log and steps lost at the end cannot be ruled out: "
-            f"the game resumes after step {count}"], now
+            f"the {unit} resumes after step {count}"], now
 
 
 @dataclass(frozen=True, slots=True)
-class _Meta:
+class _Meta(Generic[H]):
     game: bytes
-    settings: TableSettings
-    seed: int
-    t0_ns: int
+    header: H
     crc: int
 
 
@@ -314,14 +373,13 @@ def _meta_crc(meta: dict[str, str]) -> int:
     return zlib.crc32(json.dumps(sorted((k, v) for k, v in meta.items() if k != "check")).encode())
 
 
-def _create(path: Path, settings: TableSettings, seed: int, t0_ns: int) -> None:
+def _create(path: Path, kind: LogKind, header: Mapping[str, str]) -> None:
     """Build a new empty log beside ``path`` and rename it into place (see the module doc)."""
     tmp = Path(str(path) + ".new")
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(str(tmp) + suffix).unlink(missing_ok=True)
     game = secrets.token_bytes(8)
-    meta = {"format": FORMAT, "version": str(VERSION), "game": game.hex(),
-            "settings": dumps(settings), "seed": str(seed), "t0_ns": str(t0_ns)}
+    meta = {"format": kind.format, "version": str(kind.version), "game": game.hex(), **header}
     meta["check"] = str(_meta_crc(meta))
     db = sqlite3.connect(tmp, isolation_level=None)
     try:
@@ -354,61 +412,113 @@ def _text(value: object) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def _meta(db: sqlite3.Connection, path: Path) -> _Meta:
+def _meta(db: sqlite3.Connection, path: Path, kind: LogKind, read_header: Callable[[dict[str, str]], H]) -> _Meta[H]:
     try:
         rows = db.execute("SELECT key, value FROM meta").fetchall()
     except sqlite3.OperationalError:
-        raise BadTableLog(f"{path} is not a table log (no meta table): give another --db path") from None
+        raise BadTableLog(f"{path} is not a {kind.noun} (no meta table): give another --db path") from None
     try:
         meta = {k.decode(): v.decode() for k, v in rows}
     except (AttributeError, UnicodeDecodeError):
         raise BadTableLog(f"{path} has a damaged meta table (not text): start a new log") from None
-    if meta.get("format") != FORMAT:
-        raise BadTableLog(f"{path} is not a table log (format {meta.get('format')!r}): give another --db path")
-    if meta.get("version") != str(VERSION):
-        raise BadTableLog(f"{path} was written in table log version {meta.get('version')}, this rig "
-                          f"reads version {VERSION}: finish that game with the matching version or "
-                          "start a new log")
+    written = meta.get("format")
+    if written != kind.format:
+        other = KINDS.get(written or "")
+        if other is not None:
+            raise BadTableLog(f"{path} is {other.holds}, not {kind.holds}: give another --db path")
+        raise BadTableLog(f"{path} is not a {kind.noun} (format {written!r}): give another --db path")
+    if meta.get("version") != str(kind.version):
+        raise BadTableLog(f"{path} was written in {kind.noun} version {meta.get('version')}, this rig "
+                          f"reads version {kind.version}: finish that {kind.unit} with the matching version "
+                          "or start a new log")
     try:
         if int(meta["check"]) != _meta_crc(meta):
             raise ValueError("checksum mismatch")
-        settings = from_dict(json.loads(meta["settings"]), _SETTINGS)
-        return _Meta(bytes.fromhex(meta["game"]), settings, int(meta["seed"]), int(meta["t0_ns"]),
-                     int(meta["check"]))
-    except (GameError, KeyError, ValueError) as exc:
+        header = read_header({k: v for k, v in meta.items() if k not in _META_KEYS})
+        return _Meta(bytes.fromhex(meta["game"]), header, int(meta["check"]))
+    except (GameError, KeyError, ValueError, TypeError) as exc:
         raise BadTableLog(f"{path} has damaged settings ({exc}): start a new log") from None
 
 
-def _load(db: sqlite3.Connection, path: Path,
-          first_prev: int) -> tuple[list[LoggedStep], list[int], int, str]:
+def _load(db: sqlite3.Connection, path: Path, kind: LogKind, first_prev: int,
+          read_row: Callable[[dict[str, Any]], R]) -> tuple[list[R], list[int], int, str]:
     """The good rows, the CRCs (the meta's, then each good row's), and the seq of a torn last
     row with the notice that it is dropped ("" if none)."""
     rows = db.execute("SELECT seq, body, crc FROM steps ORDER BY seq").fetchall()
-    steps: list[LoggedStep] = []
+    good: list[R] = []
     crcs = [first_prev]
     prev = first_prev
     for i, (seq, body, crc) in enumerate(rows):
         try:
-            steps.append(_decode(body, crc, i + 1, prev))
+            good.append(read_row(_chained(body, crc, i + 1, prev)))
         except (GameError, ValueError, TypeError, KeyError) as exc:
             if i == len(rows) - 1:
-                return steps, crcs, seq, (f"the last record of {path} (step {i + 1}) was torn ({exc}) "
-                                     f"and was dropped; the game resumes after step {i}")
+                return good, crcs, seq, (f"the last record of {path} (step {i + 1}) was torn ({exc}) "
+                                         f"and was dropped; the {kind.unit} resumes after step {i}")
             raise BadTableLog(f"step {i + 1} of {path} is damaged ({exc}) and {len(rows) - i - 1} "
                               "steps follow it: the log cannot be resumed safely") from None
         prev = crc
         crcs.append(crc)
-    return steps, crcs, 0, ""
+    return good, crcs, 0, ""
 
 
-def _decode(body: object, crc: object, number: int, prev: int) -> LoggedStep:
+def _chained(body: object, crc: object, number: int, prev: int) -> dict[str, Any]:
+    """A row's body, once its checksum and its place in the chain are right."""
     if not isinstance(body, bytes) or zlib.crc32(body) != crc:
         raise ValueError("checksum mismatch")
     data = json.loads(body.decode())
+    if not isinstance(data, dict):
+        raise ValueError(f"its body is a JSON {type(data).__name__}, not an object")
     if data.get("step") != number:
         raise ValueError(f"it says it is step {data.get('step')!r}: a step is missing or out of order")
     if data.get("prev") != prev:
         raise ValueError("it does not follow the step before it")
+    return data
+
+
+# --- the table game's log ----------------------------------------------------------------------
+
+_INPUTS: dict[str, type[Any]] = {t.__name__: t for t in INPUT_TYPES}
+_SETTINGS: dict[str, type[Any]] = {"TableSettings": TableSettings}
+
+
+@dataclass(frozen=True, slots=True)
+class _TableHeader:
+    settings: TableSettings
+    seed: int
+    t0_ns: int
+
+
+class TableLog(StepLog):
+    """An open table game's log: ``steps`` are the good rows (see :class:`StepLog`)."""
+
+    def __init__(self, opened: Opened[_TableHeader, LoggedStep]) -> None:
+        super().__init__(opened)
+        self.settings = opened.header.settings
+        self.seed = opened.header.seed
+        self.t0_ns = opened.header.t0_ns
+        self.steps = opened.rows
+
+    @classmethod
+    def open(cls, path: str | Path, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
+        """Open ``path``, creating it for a new game with these settings; an existing log keeps
+        its own settings and seed (it is resumed). Raises :class:`BadTableLog` with the reason
+        if it cannot be resumed."""
+        header = {"settings": dumps(settings), "seed": str(seed), "t0_ns": str(t0_ns)}
+        return cls(open_log(path, TABLE, header, _table_header, _table_step))
+
+    def append(self, event: Input, made: Step) -> None:
+        """Write one step; returns once it is on disk, with its mirror."""
+        self._write({"input": to_dict(event), "commands": [to_dict(c) for c in made.commands],
+                     "events": [to_dict(e) for e in made.events]}, made.table.stage is Stage.GAME_OVER)
+
+
+def _table_header(meta: dict[str, str]) -> _TableHeader:
+    settings = from_dict(json.loads(meta["settings"]), _SETTINGS)
+    return _TableHeader(settings, int(meta["seed"]), int(meta["t0_ns"]))
+
+
+def _table_step(data: dict[str, Any]) -> LoggedStep:
     return LoggedStep(
         input=from_dict(data["input"], _INPUTS),
         commands=tuple(from_dict(c, RECORD_TYPES) for c in data["commands"]),
