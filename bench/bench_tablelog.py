@@ -7,7 +7,9 @@ the current one, so the disk the rig would use):
 1. the SQLite commit alone (WAL, ``synchronous=FULL``, rows of the same bodies) — what a log
    without the mirror would cost;
 2. the mirror write alone (``pwrite`` of one 32-byte slot and ``fdatasync``);
-3. ``TableLog.append`` — the row with its chain fields, the commit and the mirror.
+3. ``TableLog.append`` — the row with its chain fields, the commit and the mirror;
+4. ``RaceLog.step`` — a referee session's input (grab races, three seats): the pure step, the
+   row with its chain fields (and a finished race's record), the commit and the mirror.
 """
 
 from __future__ import annotations
@@ -24,9 +26,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import cpu_model  # noqa: E402
+from game.app.referee.race_log import LogInput, RaceLog  # noqa: E402
 from game.app.tablelog import Mirrored, TableLog  # noqa: E402
 from game.controller import Stage, Step, TableSettings, new_table, step  # noqa: E402
-from game.controller.inputs import Input  # noqa: E402
+from game.controller.effects import ScheduleGo  # noqa: E402
+from game.controller.inputs import Input, Tick  # noqa: E402
+from game.inputs import Go, Press, Release  # noqa: E402
+from game.referee import session as referee  # noqa: E402
+from game.referee.presets import Preset, load_presets  # noqa: E402
 from game.sim.presses import T0_NS, resume_script  # noqa: E402
 
 
@@ -47,6 +54,28 @@ def game_steps(players: int, seed: int) -> tuple[TableSettings, list[tuple[Input
         if table.stage is Stage.GAME_OVER:
             break
     return settings, made_steps
+
+
+MS = 1_000_000
+
+
+def referee_inputs(preset: Preset, count: int, seed: int) -> list[LogInput]:
+    """``count`` inputs of grab races at three seats: start, GO when asked, three presses 40 ms
+    apart, the releases, a tick; the next start a second later."""
+    s = referee.new_session(preset, 3, clock="sim", resolution_ns=100_000, seed=seed, t_ns=T0_NS)
+    inputs: list[LogInput] = []
+    while len(inputs) < count:
+        start = referee.Start(s.now_t_ns + 1_000 * MS)
+        s, effects = referee.step(s, start)
+        (go,) = [e.t_ns for e in effects if isinstance(e, ScheduleGo)]   # GO drawn from the seed
+        race: list[LogInput] = [start, Go(go, "sim")]
+        race += [Press(seat, go + (200 + 40 * seat) * MS, "sim") for seat in (2, 0, 1)]
+        race += [Release(seat, go + 400 * MS, "sim") for seat in range(3)]
+        race.append(Tick(go + 500 * MS))
+        for event in race[1:]:
+            s, _ = referee.step(s, event)
+        inputs += race
+    return inputs[:count]
 
 
 def percentile(values: list[int], q: float) -> int:
@@ -80,6 +109,16 @@ def main() -> None:
             log.append(event, made)
             append_ns.append(time.perf_counter_ns() - t)
         log.close()
+        # 4. A referee session's input, the whole step.
+        grab = load_presets().get("grab")
+        referee_ns = []
+        race_log = RaceLog.open(base / "referee.db", grab, 3, clock="sim", resolution_ns=100_000, seed=args.seed,
+                                t0_ns=T0_NS)
+        for event in referee_inputs(grab, args.steps, args.seed):
+            t = time.perf_counter_ns()
+            race_log.step(event)
+            referee_ns.append(time.perf_counter_ns() - t)
+        race_log.close()
         with sqlite3.connect(base / "table.db") as written:
             bodies = [body for (body,) in written.execute("SELECT body FROM steps ORDER BY seq")]
         for body in bodies:
@@ -104,7 +143,8 @@ def main() -> None:
     print("| --- | --- | --- | --- |")
     for name, values in (("SQLite commit alone (WAL, synchronous=FULL)", sqlite_ns),
                          ("mirror alone (pwrite + fdatasync)", mirror_ns),
-                         ("TableLog.append (chain, commit, mirror)", append_ns)):
+                         ("TableLog.append (chain, commit, mirror)", append_ns),
+                         ("RaceLog.step (referee step, chain, commit, mirror)", referee_ns)):
         print(f"| {name} | {us(percentile(values, 0.5))} | {us(percentile(values, 0.9))} | "
               f"{us(percentile(values, 0.99))} |")
 
