@@ -9,7 +9,9 @@ a table-GO preset). Nothing reads a clock."""
 
 from __future__ import annotations
 
+import collections
 import json
+import random
 import shutil
 import signal
 import sqlite3
@@ -24,6 +26,7 @@ from typing import Any
 import pytest
 from test_tablelog_checks import logged as table_logged
 from test_tablelog_checks import rows, set_mirror
+from test_tablelog_corruption import KINDS as CORRUPTIONS
 
 from game.app.cli import main
 from game.app.referee.race_log import LogInput, RaceLog, Restarted, export_races, feed, restarted
@@ -274,6 +277,69 @@ def test_a_missing_mirror_is_said(tmp_path: Path) -> None:
     assert again.notices == (f"the mirror of {db} (session {game}) is missing, so steps lost at the end cannot be "
                              f"ruled out: the session resumes after step {len(played.inputs)}",)
     again.close()
+
+
+def test_no_corruption_of_a_referee_log_loses_an_input_silently(tmp_path: Path) -> None:
+    """The table log's corruption campaign on a session's log: images taken as a pulled plug
+    leaves them (early inputs in the database, later ones only in the WAL, no -shm), damaged
+    one way at a time. Each must be refused in one line, or resume on an exact prefix of the
+    inputs, saying so when it is shorter than what was logged."""
+    rng = random.Random(14)
+    live = tmp_path / "live" / "table.db"      # the corruption helpers name the log table.db
+    live.parent.mkdir()
+    seats, plan = PLANS["grab"]
+    logs = [open_log(live, "grab", seats)]
+    images: list[tuple[Path, int]] = []        # (files, rows logged in them)
+
+    def step_and_copy(s: Session, event: LogInput) -> tuple[Session, tuple[Any, ...]]:
+        out = logs[-1].step(event)
+        if logs[-1].count == 6:                  # the rows so far go into the database file
+            logs[-1].close()
+            logs.append(open_log(live, "grab", seats))
+        if logs[-1].count in (10, 18, len(plan) + 1):
+            image = tmp_path / f"image-{logs[-1].count}"
+            image.mkdir()
+            for suffix in ("", "-wal", "-mirror"):
+                shutil.copyfile(f"{live}{suffix}", image / f"table.db{suffix}")
+            images.append((image, logs[-1].count))
+        return out
+
+    play(step_and_copy, logs[0].session, plan)
+    logs[-1].close()
+    assert len(images) == 3
+    written = open_log(live, "grab", seats)
+    reference = [row.input for row in written.inputs]
+    written.close()
+    figures: dict[str, collections.Counter[str]] = {k.__name__: collections.Counter() for k in CORRUPTIONS}
+    for corrupt in CORRUPTIONS:
+        for trial in range(6):
+            index = trial % len(images)
+            folder = tmp_path / f"{corrupt.__name__}-{trial}"
+            shutil.copytree(images[index][0], folder)
+            db = folder / "table.db"
+            corrupt(db, rng, images[max(0, index - 1)][0])
+            try:
+                resumed = open_log(db, "grab", seats)
+            except BadTableLog as exc:
+                assert "\n" not in str(exc)
+                figures[corrupt.__name__]["refused"] += 1
+                continue
+            got = [row.input for row in resumed.inputs]
+            notices = resumed.notices
+            resumed.close()
+            assert got == reference[:len(got)], f"{corrupt.__name__}: not a prefix of the inputs"
+            if len(got) < images[index][1]:
+                assert any(f"resumes after step {len(got)}" in n or "a new session was started" in n
+                           for n in notices), f"{corrupt.__name__}: {len(got)} of {images[index][1]} without a word"
+                figures[corrupt.__name__]["recovered+notice"] += 1
+            else:
+                figures[corrupt.__name__]["intact"] += 1
+    print("\nreferee log corruption campaign: " + "; ".join(f"{k}: {dict(v)}" for k, v in figures.items()))
+    assert sum(sum(c.values()) for c in figures.values()) == 6 * len(CORRUPTIONS)
+    # Each kind of loss the log is built to see is seen, not just survived.
+    assert figures["wal_deleted"]["recovered+notice"] > 0
+    assert figures["row_removed"]["intact"] == 0
+    assert figures["mirror_deleted"]["intact"] == 6
 
 
 # --- a race cut off -----------------------------------------------------------------------------
