@@ -324,15 +324,16 @@ def _decided(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> Non
 def _rerun(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
     """Why the race runs again, and the hint to run it; a tie's photo shows how close it was."""
     hint_h = _lines_h(p, p.t("ref_race_press_again"), box.width, 30)
-    tie_photo = r.rerun_why is Rerun.TIE and r.places and _photo_fits(p, v, box.height - p.px(70) - hint_h)
+    photo = _photo_result(v.session) if r.rerun_why is Rerun.TIE and r.places else None
+    tie_photo = photo is not None and _photo_fits(p, v.session, photo, box.height - p.px(70) - hint_h)
     banner_h = p.px(64) if tie_photo else (box.height - hint_h) * 3 // 5
     banner = pygame.Rect(box.x, box.y, box.width, banner_h)
     p.fill(theme.WARN, banner, radius=12)
     p.text(_rerun_words(p, v, r), banner.inflate(-p.px(20), -p.px(8)), 44, theme.BLACK)
     if tie_photo:
         hint = pygame.Rect(box.x, box.bottom - hint_h, box.width, hint_h)
-        photo = pygame.Rect(box.x, banner.bottom + p.px(6), box.width, hint.y - banner.bottom - p.px(12))
-        _photo(p, v, photo)
+        assert photo is not None
+        _photo(p, v, photo, pygame.Rect(box.x, banner.bottom + p.px(6), box.width, hint.y - banner.bottom - p.px(12)))
     else:
         # No photo (a false start, nobody in time): the hint in the middle of what is left.
         below = pygame.Rect(box.x, banner.bottom + p.px(8), box.width, box.bottom - banner.bottom - p.px(8))
@@ -422,8 +423,9 @@ def _details(p: Painter, v: RaceView, r: RefereeResult) -> str:
 def _result_board(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
     """The photo finish when its rows fit; else one line per racer (eight racers under a
     header, a tally and the buttons at 800×480 leave too little height for its two-line rows)."""
-    if _photo_fits(p, v, box.height):
-        _photo(p, v, box)
+    photo = _photo_result(v.session)
+    if _photo_fits(p, v.session, photo, box.height):
+        _photo(p, v, photo, box)
     else:
         _list(p, v, r, box)
 
@@ -449,22 +451,18 @@ def _photo_result(s: Session) -> tuple[RaceResult, RaceKind]:
     return result, RaceKind.COCKROACH if first_wins else RaceKind.SLAP
 
 
-def _photo_fits(p: Painter, v: RaceView, height: int) -> bool:
-    s = v.session
-    if s.race is None or s.result is None:
-        return False
-    result, kind = _photo_result(s)
-    entries = len(board_of(result, kind, s.race.go_t_ns).entries)
+def _photo_fits(p: Painter, s: Session, photo: tuple[RaceResult, RaceKind], height: int) -> bool:
+    assert s.race is not None
+    entries = len(board_of(photo[0], photo[1], s.race.go_t_ns).entries)
     # The photo finish's rows are two lines of at least the smallest text, its axis a line.
     row = 2 * p.fonts.line_height(p.min_px) + p.px(6)
     return entries * row + p.fonts.line_height(p.px(20)) + p.px(24) <= height
 
 
-def _photo(p: Painter, v: RaceView, box: pygame.Rect) -> None:
+def _photo(p: Painter, v: RaceView, photo: tuple[RaceResult, RaceKind], box: pygame.Rect) -> None:
     s = v.session
     assert s.race is not None
-    result, kind = _photo_result(s)
-    photo_finish(p, _Racers(v.names, s.seats), box, result, kind, s.race.go_t_ns)
+    photo_finish(p, _Racers(v.names, s.seats), box, photo[0], photo[1], s.race.go_t_ns)
 
 
 def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
