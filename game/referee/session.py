@@ -68,7 +68,17 @@ class CallOff:
     t_ns: int
 
 
-SessionInput = Start | Void | CallOff | Press | Release | Go | Tick
+@dataclass(frozen=True, slots=True)
+class Restarted:
+    """The rig restarted and resumed the session from its log: which buttons are down is not
+    known (a release while it was off is lost), so the buttons seen held are forgotten; one
+    kept down through the restart is seen again at its next edge. Kept, a hand lifted while
+    the rig was off would be a false start at the next GO."""
+
+    t_ns: int
+
+
+SessionInput = Start | Void | CallOff | Restarted | Press | Release | Go | Tick
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +150,9 @@ def check(s: Session, event: SessionInput) -> Session:
 
 
 def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
-    if not isinstance(event, (Start, Void, CallOff, Press, Release, Go, Tick)):
-        raise BadInputEvent(f"input {event!r} is not valid here: give Start, Void, CallOff, Press, Release, Go "
-                            "or Tick")
+    if not isinstance(event, (Start, Void, CallOff, Restarted, Press, Release, Go, Tick)):
+        raise BadInputEvent(f"input {event!r} is not valid here: give Start, Void, CallOff, Restarted, Press, "
+                            "Release, Go or Tick")
     t = event.t_ns
     if type(t) is not int or t < 0:
         raise BadInputEvent(f"{type(event).__name__} t_ns {t!r} is not valid: give whole nanoseconds, 0 or more")
@@ -163,6 +173,8 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
         return _start(s, fx), fx
     if isinstance(event, Void):
         return _void(s, event, fx), fx
+    if isinstance(event, Restarted):
+        return replace(s, held=()), fx
     if isinstance(event, CallOff):
         if s.phase not in (Phase.ARMED, Phase.RUNNING):
             raise WrongPhase("CallOff is not valid now: no race is armed or running")

@@ -29,7 +29,7 @@ from test_tablelog_checks import rows, set_mirror
 from test_tablelog_corruption import KINDS as CORRUPTIONS
 
 from game.app.cli import main
-from game.app.referee.race_log import LogInput, RaceLog, Restarted, export_races, feed, restarted
+from game.app.referee.race_log import LogInput, RaceLog, export_races
 from game.app.tablelog import LOG_SUFFIXES, Mirrored, TableLog, _meta_crc, clock_shift_ns
 from game.controller import TableSettings
 from game.controller.effects import Arm, ScheduleGo
@@ -39,7 +39,7 @@ from game.inputs import Go, Press, Release
 from game.judge import Status
 from game.referee.presets import Outcome, load_presets
 from game.referee.race import rejudge, result_to_json
-from game.referee.session import CallOff, Phase, Session, Start, Void, new_session, step
+from game.referee.session import CallOff, Phase, Restarted, Session, Start, Void, new_session, step
 
 MS = 1_000_000
 S = 1_000 * MS
@@ -156,7 +156,7 @@ def resumed_as(s: Session) -> Session:
     the buttons held forgotten."""
     if s.phase in (Phase.ARMED, Phase.RUNNING):
         s = step(s, CallOff(s.now_t_ns))[0]
-    return restarted(s, Restarted(s.now_t_ns))
+    return step(s, Restarted(s.now_t_ns))[0]
 
 
 # --- round trips --------------------------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_a_logged_session_resumes_identical(tmp_path: Path, preset_id: str) -> N
     live = played.sessions[-1]
     assert log.session is live and log.count == len(played.inputs) and log.notices == ()
     log.close()
-    pure = play(feed, session_of(preset_id, PLANS[preset_id][0]), PLANS[preset_id][1])
+    pure = play(step, session_of(preset_id, PLANS[preset_id][0]), PLANS[preset_id][1])
     assert pure.sessions[-1] == live                     # logging changes nothing the session does
     again = open_log(db, "grab", 3, seed=99)             # an existing log keeps its own setup
     assert again.session == live and again.notices == () and again.called_off is None
@@ -183,7 +183,7 @@ def test_a_logged_session_resumes_identical(tmp_path: Path, preset_id: str) -> N
 
 def test_the_plans_reach_what_they_say() -> None:
     """The plans above are the races their comments name (so the round trips cover them)."""
-    results = {p: play(feed, session_of(p, PLANS[p][0]), PLANS[p][1]).sessions[-1].results for p in PLANS}
+    results = {p: play(step, session_of(p, PLANS[p][0]), PLANS[p][1]).sessions[-1].results for p in PLANS}
     assert [(r.winners, r.losers, r.rerun) for r in results["duel"]] == [((1,), (0,), False), ((1,), (), False),
                                                                        ((), (), True)]
     assert [(r.winners, r.rerun) for r in results["grab"]] == [((0,), False), ((2,), False), ((), True)]
@@ -370,7 +370,7 @@ def test_a_race_cut_off_by_a_kill_is_called_off_and_the_session_goes_on(
     proc = subprocess.run([sys.executable, "-c", KILLER, str(db), str(killed_after), str(HERE)], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    pure = play(feed, session_of("grab", 3), PLANS["grab"][1])
+    pure = play(step, session_of("grab", 3), PLANS["grab"][1])
     cut = pure.sessions[killed_after]
     assert cut.phase is phase and cut.number == 2 and len(cut.records) == 1
     log = open_log(db, "grab", 3)

@@ -52,34 +52,13 @@ from ...controller.inputs import Tick
 from ...errors import BadConfig, BadInputEvent, BadTableLog, GameError
 from ...inputs import Go, Press, Release
 from ...referee.presets import Preset, preset_from_mapping, preset_to_mapping
-from ...referee.session import CallOff, Phase, Session, SessionInput, Start, Void, new_session, step
+from ...referee.session import CallOff, Phase, Restarted, Session, SessionInput, Start, Void, new_session, step
 from ..tablelog import REFEREE, Opened, StepLog, clock_shift_ns, open_log
 
 
-@dataclass(frozen=True, slots=True)
-class Restarted:
-    """The rig restarted and resumed the session from its log (logged by :meth:`RaceLog.open`,
-    at the last logged time): the buttons it saw held are forgotten. Not an input of
-    ``game.referee.session`` (yet); :func:`restarted` is what it would do there."""
-
-    t_ns: int
-
-
-LogInput = SessionInput | Restarted
+LogInput = SessionInput
 _INPUTS: dict[str, type[Any]] = {t.__name__: t for t in (Start, Void, CallOff, Press, Release, Go, Tick, Restarted)}
 _ROW_KEYS = frozenset({"step", "prev", "input", "records", "record"})
-
-
-def restarted(s: Session, event: Restarted) -> Session:
-    """``s`` after a restart: no button known to be down (see the module); nothing else changes."""
-    return replace(s, held=(), now_t_ns=max(s.now_t_ns, event.t_ns))
-
-
-def feed(s: Session, event: LogInput) -> tuple[Session, tuple[Effect, ...]]:
-    """:func:`~game.referee.session.step`, and :func:`restarted` for a :class:`Restarted`."""
-    if isinstance(event, Restarted):
-        return restarted(s, event), ()
-    return step(s, event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +145,7 @@ class RaceLog(StepLog):
         """Step the session by ``event`` and log it; returns the new session (also
         :attr:`session`) and the effects to run, once the input is on disk."""
         before = self.session
-        after, effects = feed(before, event)
+        after, effects = step(before, event)
         self.append(event, before, after)
         self.session = after
         return after, effects
@@ -227,7 +206,7 @@ def replay(setup: SessionSetup, rows: Sequence[LoggedInput], where: str = "the l
     differ from what this version makes of its input (another version's log)."""
     s = setup.new_session()
     for number, row in enumerate(rows, start=1):
-        after, _ = feed(s, row.input)
+        after, _ = step(s, row.input)
         if _kept(s, after) != (row.records, row.record):
             what = (f"kept {row.records} race records, but this version keeps {len(after.records)}"
                     if len(after.records) != row.records else "recorded a race otherwise than this version judges it")
