@@ -4,8 +4,10 @@
 ring in behind it with their gaps, Wrong passes to the next in line. With a display it opens
 the screen on the buttons found (``--input``); with ``--input sim`` or no display it plays
 simulated players headless, prints what happened and writes screenshots of the key moments.
-``--list`` lists the race presets (``game/data/referee/*.toml``), whose races game/referee
-judges; playing one from here is not built yet and is refused in one line.
+A race preset (``--list`` lists them: ``game/data/referee/*.toml`` and a café's own folders)
+is played the same way: on the screen with the buttons found, or headless with simulated
+players, whose run prints its races, writes screenshots and a session report (HTML), and gives
+the tally and per-player statistics as JSON with ``--json``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from pathlib import Path
 
 from ..i18n import LANGUAGES
+from ..referee.presets import Outcome, Preset
 from .options import fail, new_seed, seed_arg
 
 HELP = "referee mode: the quiz-show lockout ('quiz') or a race preset for another reaction game"
@@ -24,7 +27,11 @@ HELP = "referee mode: the quiz-show lockout ('quiz') or a race preset for anothe
 MIN_SEATS, MAX_SEATS = 2, 8
 DEFAULT_SEATS = 4
 DEFAULT_QUESTIONS = 6
+DEFAULT_RACES = 8
 SCREENSHOTS = Path("/tmp/cheating-moth-referee")
+#: A café's own race presets (``*.toml``), beside the shipped ones; also the user's
+#: ``~/.config/cheating-moth/referee`` and any ``--presets`` folder.
+CAFE_PRESETS = Path("/etc/cheating-moth/referee")
 
 
 def seats_arg(text: str) -> int:
@@ -62,6 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", default="quiz",
                         help="quiz (default), or a race preset's name (see --list)")
     parser.add_argument("--list", action="store_true", help="list the race presets and exit")
+    parser.add_argument("--presets", metavar="DIR", action="append",
+                        help=f"a folder of the café's own presets (*.toml), besides {CAFE_PRESETS} and "
+                             "~/.config/cheating-moth/referee; may be given more than once")
     parser.add_argument("--players", type=seats_arg, default=None,
                         help=f"seats, {MIN_SEATS} to {MAX_SEATS} (default {DEFAULT_SEATS}; the buttons wired can limit it)")
     parser.add_argument("--input", choices=("auto", "board", "gpio", "keyboard", "sim"), default="auto",
@@ -73,7 +83,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fullscreen", action="store_true", help="use the whole screen")
     parser.add_argument("--screenshots", metavar="DIR", help="where the simulated run writes its screenshots")
     parser.add_argument("--rounds", type=questions_arg, default=None, metavar="N",
-                        help=f"questions or races the simulated run plays (default {DEFAULT_QUESTIONS})")
+                        help=f"questions (default {DEFAULT_QUESTIONS}) or counted races (default {DEFAULT_RACES}) "
+                             "the simulated run plays")
     parser.add_argument("--json", action="store_true", help="the simulated run's outcome as JSON on stdout")
     quiz = parser.add_argument_group("quiz")
     quiz.add_argument("--teams", metavar="T1,T2,...", help="a team name per seat, e.g. red,red,blue,blue")
@@ -196,19 +207,10 @@ def _quiz_on_screen(args: argparse.Namespace, seats: int, seed: int, lang: str) 
     import pygame
 
     from .referee.quiz_app import QuizApp
-    from .ui.adapters import detect
     from .ui.fonts import fonts_for
     from .ui.sound import Sounds, pre_init
 
-    detected = detect(args.input, seats)
-    if args.input in ("board", "gpio") and detected.name != args.input:
-        detected.close()
-        fail(f"--input {args.input}: not found ({'; '.join(detected.notes) or 'nothing answered'}): "
-             "check the wiring with 'cheating-moth doctor', or use --input auto")
-    if detected.adapter.seats < seats:
-        detected.close()
-        fail(f"--players {seats}: the {detected.name} input has {detected.adapter.seats} seats: "
-             f"use --players {detected.adapter.seats} or fewer")
+    detected = _detect(args, seats)
     settings = quiz_settings(args, seats, detected.adapter.clock, detected.adapter.resolution_ns)
     pre_init()
     pygame.init()
@@ -227,22 +229,160 @@ def _quiz_on_screen(args: argparse.Namespace, seats: int, seed: int, lang: str) 
     return 0
 
 
+def preset_dirs(args: argparse.Namespace) -> list[Path]:
+    """Where a café's own presets are looked for, after the shipped ones (a later folder's file
+    with the same id wins): the system's, the user's, then each ``--presets`` folder."""
+    config_home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return [CAFE_PRESETS, config_home / "cheating-moth" / "referee", *(Path(d) for d in args.presets or ())]
+
+
+def _detect(args: argparse.Namespace, seats: int):  # type: ignore[no-untyped-def]
+    """The input asked for, with at least ``seats`` seats; else one line and exit 2."""
+    from .ui.adapters import detect
+
+    detected = detect(args.input, seats)
+    if args.input in ("board", "gpio") and detected.name != args.input:
+        detected.close()
+        fail(f"--input {args.input}: not found ({'; '.join(detected.notes) or 'nothing answered'}): "
+             "check the wiring with 'cheating-moth doctor', or use --input auto")
+    if detected.adapter.seats < seats:
+        detected.close()
+        fail(f"--players {seats}: the {detected.name} input has {detected.adapter.seats} seats: "
+             f"use --players {detected.adapter.seats} or fewer")
+    return detected
+
+
 def _presets(args: argparse.Namespace) -> int:
-    """--list: the race presets (shipped, and any a bad file kept out of, said on stderr). A
-    preset named to play is refused in one line: its judging, statistics and report exist
-    (game/referee/), its screen and command-line run do not yet."""
+    """--list: the race presets (shipped and the café's; a bad file is left out and said on
+    stderr). A preset named: played on the screen, or simulated headless."""
     from ..referee.presets import load_presets
 
-    found = load_presets()
+    found = load_presets(preset_dirs(args))
     for notice in found.notices:
         print(f"note: {notice}", file=sys.stderr)
     lang = args.lang if args.lang and args.lang != "all" else "en"
     if args.list:
         for preset in found.presets:
-            print(f"{preset.id}: {preset.name(lang)} — {preset.screen(lang)}")
+            print(f"{preset.id}: {preset.name(lang)} ({preset.min_players}–{preset.max_players} players) — "
+                  f"{preset.screen(lang)}")
         return 0
     ids = ", ".join(p.id for p in found.presets)
-    if args.game not in {p.id for p in found.presets}:
+    if args.game not in found.ids:
         fail(f"game {args.game!r} is not a referee game: use quiz, or one of the race presets ({ids})")
-    fail(f"race preset {args.game!r} cannot be played from the command line yet (its races are judged by "
-         "game/referee/race.py, but the screen and the simulated run are not built): use quiz")
+    return _race(args, found.get(args.game))
+
+
+def _race(args: argparse.Namespace, preset: Preset) -> int:
+    from .cmd_play import display_available, env_lang
+
+    if args.players is not None and not preset.min_players <= args.players <= preset.max_players:
+        fail(f"--players {args.players} cannot play {preset.id!r}: it takes {preset.min_players} to "
+             f"{preset.max_players} players")
+    seats = args.players or min(max(DEFAULT_SEATS, preset.min_players), preset.max_players)
+    lang = args.lang or env_lang(os.environ)
+    langs = list(LANGUAGES) if lang == "all" else [lang]
+    headless = args.headless or args.input == "sim" or not display_available()
+    if headless and args.input == "keyboard":
+        fail("--input keyboard needs a display: run it where there is one, or use --input sim")
+    seed = args.seed if args.seed is not None else new_seed()
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        return _simulated_races(args, preset, seats, seed, langs)
+    return _races_on_screen(args, preset, seats, seed, langs[0])
+
+
+def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed: int, langs: list[str]) -> int:
+    import pygame
+
+    from ..referee.report import session_report
+    from ..referee.stats import session_stats, stats_to_json
+    from .referee.race_demo import play_races
+    from .referee.race_screen import RaceView, draw_race
+    from .ui.fonts import fonts_for
+    from .ui.paint import Painter
+
+    folder = Path(args.screenshots) if args.screenshots else SCREENSHOTS / f"{preset.id}-seed-{seed}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--screenshots {str(folder)!r} cannot be created ({exc.strerror}): give a folder you can write to")
+    size = args.size or (800, 480)
+    names = names_for(seats)
+    pygame.init()
+    run = None
+    shots: list[Path] = []
+    for lang in langs:
+        fonts, choice = fonts_for(lang)
+        suffix = f"-{choice.lang}" if len(langs) > 1 else ""
+
+        def draw(session, now_ns, name, stats, fonts=fonts, lang=choice.lang, suffix=suffix):  # type: ignore[no-untyped-def]
+            surface = pygame.Surface(size)
+            draw_race(Painter(surface, fonts, lang), RaceView(session, names, now_ns, stats=stats))
+            path = folder / f"{name}{suffix}.png"
+            pygame.image.save(surface, str(path))
+            return path
+
+        # The same seed in every language: the same races, photographed in each.
+        run = play_races(preset, seats, seed, args.rounds or DEFAULT_RACES, draw, names)
+        shots += run.shots
+    assert run is not None
+    session = run.session
+    reports = []
+    for lang in langs:
+        report = folder / (f"report-{lang}.html" if len(langs) > 1 else "report.html")
+        report.write_text(session_report(session.results, names, lang, preset_names={preset.id: preset.name(lang)}),
+                          encoding="utf-8")
+        reports.append(report)
+    tally = {names[seat]: (session.wins(seat) if preset.outcome is Outcome.FIRST_WINS else session.losses(seat))
+             for seat in session.racers}
+    what = "wins" if preset.outcome is Outcome.FIRST_WINS else "losses"
+    if args.json:
+        print(json.dumps({"game": preset.id, "seed": seed, "seats": seats, "races": len(session.decided),
+                          "reruns": len(session.results) - len(session.decided), "tally": what, what: tally,
+                          "stats": stats_to_json(session_stats(session.results, session.racers), names),
+                          "log": run.lines, "screenshots": [str(p) for p in shots],
+                          "report": [str(p) for p in reports]}, ensure_ascii=False))
+        return 0
+    print(f"{preset.name('en')} — simulated players, seed {seed}")
+    for line in run.lines:
+        print(line)
+    print(f"{what.capitalize()}: " + ", ".join(f"{name} {count}" for name, count in tally.items()))
+    print(f"Screenshots and report: {folder}")
+    return 0
+
+
+def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed: int, lang: str) -> int:
+    import pygame
+
+    from ..errors import GameError
+    from ..referee.session import new_session
+    from .referee.race_app import RaceApp
+    from .ui.fonts import fonts_for
+    from .ui.sound import Sounds, pre_init
+
+    detected = _detect(args, seats)
+    adapter = detected.adapter
+    try:
+        session = new_session(preset, seats, clock=adapter.clock, resolution_ns=adapter.resolution_ns, seed=seed,
+                              t_ns=adapter.now_ns())
+    except GameError as exc:
+        detected.close()
+        fail(str(exc))
+    pre_init()
+    pygame.init()
+    flags = pygame.FULLSCREEN if args.fullscreen else 0
+    surface = pygame.display.set_mode(args.size or ((0, 0) if args.fullscreen else (800, 480)), flags)
+    pygame.display.set_caption(f"Cheating Moth — referee: {preset.name(lang)}")
+    fonts, choice = fonts_for(lang)
+    app = RaceApp(detected=detected, session=session, names=names_for(seats), lang=choice.lang, fonts=fonts,
+                  surface=surface, sounds=Sounds(), say=lambda s: print(s, file=sys.stderr))
+    print(f"{preset.name('en')} — {detected.name} input, {seats} seats; Space starts, V voids the winner, "
+          "C calls a race off, T statistics, Esc quits", flush=True)
+    try:
+        app.run()
+    finally:
+        detected.close()
+        pygame.quit()
+    return 0

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
 from game.app.cli import main
+
+MS = 1_000_000
 
 
 def _quiz(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, object]:
@@ -65,15 +68,107 @@ def test_bad_options_are_one_line(argv: list[str], says: str, tmp_path: Path,
     assert says in err and "\n" not in err and "Traceback" not in err
 
 
-def test_presets_are_listed_and_one_not_playable_here_is_refused_in_one_line(
+def test_presets_are_listed_and_an_unknown_game_is_refused_in_one_line(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["referee", "--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert {line.split(":")[0] for line in listed} >= {"bell-slap", "grab", "last-hand-down", "duel"}
-    for game, says in (("grab", "cannot be played from the command line yet"),
-                       ("nope", "is not a referee game: use quiz, or one of the race presets")):
-        with pytest.raises(SystemExit) as exit_:
-            main(["referee", game, "--input", "sim"])
-        assert exit_.value.code == 2
-        err = capsys.readouterr().err.strip()
-        assert says in err and "\n" not in err
+    with pytest.raises(SystemExit) as exit_:
+        main(["referee", "nope", "--input", "sim"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "is not a referee game: use quiz, or one of the race presets" in err and "\n" not in err
+
+
+def _race(tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, *extra: str) -> dict[str, Any]:
+    assert main(["referee", game, "--input", "sim", "--seed", "4", "--json", "--rounds", "4",
+                 "--screenshots", str(tmp_path), *extra]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game, players, shots", [
+    ("duel", 2, {"duel-ready", "duel-armed", "duel-go", "duel-result", "duel-stats"}),
+    ("grab", 4, {"grab-ready", "grab-armed", "grab-go", "grab-result", "grab-stats"}),
+    ("bell-slap", 5, {"bell-slap-ready", "bell-slap-result", "bell-slap-stats"}),
+    ("last-hand-down", 4, {"last-hand-down-ready", "last-hand-down-go", "last-hand-down-result",
+                           "last-hand-down-stats"}),
+])
+def test_every_preset_runs_headless_and_writes_screenshots_and_a_report(
+        game: str, players: int, shots: set[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = _race(tmp_path, capsys, game, *(["--players", str(players)] if players != 4 else []))
+    assert out["game"] == game and out["seats"] == players and out["races"] == 4
+    tally = out[out["tally"]]
+    assert len(tally) == players and sum(tally.values()) >= 4      # a shared tie may count twice
+    assert {Path(p).stem for p in out["screenshots"]} >= shots
+    for path in out["screenshots"]:
+        assert pygame.image.load(path).get_size() == (800, 480)
+    stats = {p["name"]: p for p in out["stats"]["players"]}
+    assert set(stats) == set(tally)
+    for name, player in stats.items():
+        assert player["wins"] == (tally[name] if out["tally"] == "wins" else player["wins"])
+        if player["reactions"] and game != "bell-slap":      # a table's event gives no reaction time
+            assert player["best_ns"] <= player["median_ns"] and 100 * MS < player["best_ns"] < 2_000 * MS
+    (report,) = out["report"]
+    html = Path(report).read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "Ali" in html
+    assert sum(line.startswith("race ") for line in out["log"]) == 4 + out["reruns"]
+    # The seed replays the same session.
+    assert _race(tmp_path / "again", capsys, game, "--players", str(players))["log"] == out["log"]
+
+
+def test_a_preset_run_in_every_language_and_a_bad_player_count(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = _race(tmp_path, capsys, "grab", "--lang", "all", "--players", "3")
+    stems = {Path(p).stem for p in out["screenshots"]}
+    assert {"grab-result-en", "grab-result-ko", "grab-stats-de"} <= stems
+    assert len(out["report"]) == 5
+    with pytest.raises(SystemExit) as exit_:
+        main(["referee", "duel", "--input", "sim", "--players", "3", "--screenshots", str(tmp_path)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--players 3 cannot play 'duel': it takes 2 to 2 players" in err and "\n" not in err
+
+
+CAFE_PRESET = """
+min-players = 2
+max-players = 6
+outcome = "first-wins"
+places = 1
+false-start = "void"
+lockout = "first-press"
+timeout-ms = 4000
+tie = "shared"
+go = "rig"
+go-min-ms = 1500
+go-max-ms = 3000
+
+[name]
+en = "Spoons"
+de = "Löffel"
+
+[screen]
+en = "Grab a spoon on GO."
+de = "Schnapp dir bei GO einen Löffel."
+"""
+
+
+def test_a_cafe_preset_file_appears_and_plays_without_code_changes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "config" / "cheating-moth" / "referee"
+    folder.mkdir(parents=True)
+    (folder / "spoons.toml").write_text(CAFE_PRESET, encoding="utf-8")
+    (folder / "broken.toml").write_text("outcome = 'first-wins'\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert main(["referee", "--list", "--lang", "de"]) == 0
+    captured = capsys.readouterr()
+    assert "spoons: Löffel (2–6 players) — Schnapp dir bei GO einen Löffel." in captured.out.splitlines()
+    assert "broken.toml" in captured.err                      # the bad file is named, the others load
+    out = _race(tmp_path / "shots", capsys, "spoons", "--players", "3")
+    assert out["game"] == "spoons" and out["races"] == 4
+    # --presets adds a folder too.
+    other = tmp_path / "more"
+    other.mkdir()
+    (other / "spoons-duel.toml").write_text(CAFE_PRESET.replace("max-players = 6", "max-players = 2"),
+                                             encoding="utf-8")
+    assert main(["referee", "--list", "--presets", str(other)]) == 0
+    assert any(line.startswith("spoons-duel: Spoons (2–2 players)") for line in capsys.readouterr().out.splitlines())

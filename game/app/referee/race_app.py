@@ -1,0 +1,170 @@
+"""Referee races on a screen: the imperative shell around :func:`game.referee.session.step`.
+
+Inputs: button edges from the input adapter (the board's or the kernel's stamps; keyboard seats
+stamped when the loop reads them), GO stamped by the adapter when the session's fore-period
+ends, the host's taps and keys, the guard's red button as the host's start, and ticks when a
+race's deadline or settle time falls due. Every input goes to ``record`` (the session's log)
+before its effects run, so a pulled plug loses nothing that was shown.
+
+Effects: ``Arm`` to the adapter (the racers' lights flash, held buttons are seen by the
+session), ``ScheduleGo`` kept until due and then ``adapter.go``, seat lights, tones, wake-ups,
+and refusals in the footer.
+
+Host controls: the touch screen's buttons; Space or Enter (or the red button) starts the next
+race, V voids the winner's press where the preset lets the table correct a wrong slap, C or
+Backspace calls off the race running (nothing counted), T shows the statistics, Esc quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from firmware_host.errors import AdapterError
+
+from ...controller.effects import Arm, Effect, Leds, Light, ScheduleGo
+from ...inputs import CaughtPress, Go, Press, Release
+from ...controller.inputs import Tick
+from ...referee.session import CallOff, Phase, Session, SessionInput, Start, Void, step
+from ..ui.actions import Act
+from ..ui.adapters import Detected
+from ..ui.fonts import Fonts
+from ..ui.paint import Painter
+from ..ui.sound import Sounds
+from .quiz_app import QUIZ_SEAT_KEYS
+from .race_screen import RaceView, draw_race
+from .shell import Drawn, RefereeShell
+
+
+@dataclass(frozen=True, slots=True)
+class PendingGo:
+    """GO the session asked for: race ``race`` at ``t_ns`` on the adapter's clock."""
+
+    race: int
+    t_ns: int
+    seats: tuple[int, ...]
+
+
+class RaceApp(RefereeShell):
+    link_lost_words = ("the buzzer board is not answering (is its cable out?): the tally is kept, and "
+                       "the next race can start when the board is back")
+
+    def __init__(self, *, detected: Detected, session: Session, names: tuple[str, ...], lang: str, fonts: Fonts,
+                 surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
+                 record: Callable[[SessionInput], None] | None = None) -> None:
+        super().__init__(detected=detected, names=names, lang=lang, fonts=fonts, surface=surface, sounds=sounds,
+                         say=say)
+        self.session = session
+        self.record = record
+        self.go: PendingGo | None = None
+        self.stats = False
+
+    # -- inputs --------------------------------------------------------------------------------
+
+    def feed(self, event: SessionInput) -> None:
+        if self.record is not None:
+            self.record(event)
+        self.session, effects = step(self.session, event)
+        for effect in effects:
+            self.perform(effect)
+
+    def perform(self, effect: Effect) -> None:
+        if isinstance(effect, Arm):
+            self.go = None
+            try:
+                self.adapter.arm(effect.seats)
+            except AdapterError as exc:     # said; GO is still given when due, or fails and is said
+                self.note(str(exc))
+        elif isinstance(effect, ScheduleGo):
+            self.go = PendingGo(effect.race, effect.t_ns, effect.seats)
+        else:
+            super().perform(effect)
+
+    def lights(self) -> Leds:
+        """The seat lights the session shows now (sent whole to a replugged board)."""
+        s = self.session
+        result = s.result
+        if s.phase is Phase.DECIDED and result is not None:
+            pick = lambda seat: (Light.WINNER if seat in result.winners   # noqa: E731
+                                 else Light.LOSER if seat in result.losers else Light.OFF)
+        elif s.phase is Phase.RUNNING:
+            pick = lambda seat: Light.ON   # noqa: E731
+        elif s.phase is Phase.ARMED:
+            pick = lambda seat: Light.ARMED   # noqa: E731
+        else:
+            pick = lambda seat: Light.OFF   # noqa: E731
+        caught = Light.ON if s.phase in (Phase.READY, Phase.DECIDED) else Light.OFF
+        return Leds(tuple(pick(seat) if seat in s.racers else Light.OFF for seat in range(s.seats)), caught)
+
+    def host(self, act: Act) -> None:
+        """A host's tap or key, stamped now on the input's clock."""
+        now = self.adapter.now_ns()
+        if act.kind == "start":
+            self.feed(Start(now))
+        elif act.kind == "void" and isinstance(act.value, int):
+            self.feed(Void(act.value, now))
+        elif act.kind == "call_off":
+            self.feed(CallOff(now))
+        elif act.kind == "stats":
+            self.stats = not self.stats
+
+    def key(self, key: int, down: bool) -> None:
+        if key in QUIZ_SEAT_KEYS and self.keyboard_seats:
+            seat = QUIZ_SEAT_KEYS.index(key)
+            if seat < self.session.seats:
+                now = self.adapter.now_ns()
+                self.feed(Press(seat, now, self.adapter.clock) if down else Release(seat, now, self.adapter.clock))
+            return
+        if not down:
+            return
+        if key == pygame.K_ESCAPE:
+            self.quit = True
+        elif key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.host(Act("start"))
+        elif key == pygame.K_v:
+            result = self.session.result
+            winners = result.winners if result is not None else ()
+            # V voids the winner; with no winner on screen the session's refusal says why.
+            self.host(Act("void", winners[0] if winners else self.session.racers[0]))
+        elif key == pygame.K_t:
+            self.host(Act("stats"))
+        elif key in (pygame.K_c, pygame.K_BACKSPACE):
+            self.host(Act("call_off"))
+
+    def poll(self) -> None:
+        """Edges from the adapter (the red button is the host's start), GO when due, then ticks."""
+        self.watch_link()
+        for record in self.drain():
+            if isinstance(record, (Press, Release)):
+                if record.player < self.session.seats:
+                    self.feed(record)
+            elif isinstance(record, CaughtPress) and self.session.phase in (Phase.READY, Phase.DECIDED):
+                self.host(Act("start"))
+        pending = self.go
+        if pending is not None and self.adapter.now_ns() >= pending.t_ns:
+            self.go = None
+            s = self.session
+            if s.phase is Phase.ARMED and s.number == pending.race:   # else called off (a restart)
+                try:
+                    go: Go = self.adapter.go(pending.seats)
+                except AdapterError as exc:
+                    # GO was not shown (unplugged, or the board voided the race): a race without
+                    # GO cannot be judged, so it is called off and the next start runs a fresh one.
+                    self.feed(CallOff(self.adapter.now_ns()))
+                    self.note(f"{exc}: the race is called off; start the next when ready")
+                else:
+                    self.feed(go)
+        now = self.due_tick()
+        if now is not None:
+            self.feed(Tick(max(now, self.session.now_t_ns)))
+
+    # -- output --------------------------------------------------------------------------------
+
+    def draw(self) -> Drawn:
+        now = self.adapter.now_ns()
+        p = Painter(self.surface, self.fonts, self.lang)
+        draw_race(p, RaceView(self.session, self.names, now, self.notice_words(now), self.stats))
+        self.frame = Drawn(tuple(p.hotspots), tuple(p.overflows))
+        return self.frame
