@@ -321,10 +321,11 @@ def test_a_voided_slap_is_marked_and_the_next_hand_wins() -> None:
 def test_the_tally_shows_each_racers_count() -> None:
     s = MOMENTS["duel-decided"]
     shown = texts(draw(s))
-    assert str(s.wins(0)) in shown and str(s.wins(1)) in shown and s.wins(1) >= 1
+    assert "Wins" in shown and str(s.wins(0)) in shown and str(s.wins(1)) in shown and s.wins(1) >= 1
     last = MOMENTS["last3-decided"]
     assert [last.losses(seat) for seat in range(3)] == [0, 0, 4]
-    assert "4" in texts(draw(last))
+    shown = texts(draw(last))
+    assert "Losses" in shown and "4" in shown and "Wins" not in shown
 
 
 def test_a_full_table_at_800x480_falls_back_to_one_line_per_racer() -> None:

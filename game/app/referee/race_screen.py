@@ -102,9 +102,10 @@ def _frame(p: Painter, v: RaceView) -> _Frame:
     top = head_h
     # The statistics chart has a wins column: no tally above it.
     if not v.stats:
-        in_header = not p.portrait and _tally_w(p) // max(1, len(s.racers)) >= p.px(TALLY_CHIP_MIN)
+        chips_w = _tally_w(p) - _tally_caption(p, v)[1]
+        in_header = not p.portrait and chips_w // max(1, len(s.racers)) >= p.px(TALLY_CHIP_MIN)
         if not in_header:
-            rows = -(-len(s.racers) // _tally_per_row(p, len(s.racers)))
+            rows = -(-len(s.racers) // _tally_per_row(p, len(s.racers), _strip_w(p, v)))
             tally = pygame.Rect(0, head_h, p.width, rows * p.px(42) + p.px(6))
             top = tally.bottom
     rows = len(_button_rows(p, _acts(p, v)))
@@ -118,13 +119,24 @@ def _tally_w(p: Painter) -> int:
     return p.width * 3 // 5 - p.px(10)
 
 
-def _tally_per_row(p: Painter, racers: int) -> int:
-    """Chips per row of the tally strip (and of the presses while a race runs): one row while
-    chips get 120 px (480-px units), else two balanced rows (eight racers at 800×480: four
-    and four); two to a row in portrait."""
+def _strip_w(p: Painter, v: RaceView) -> int:
+    """The tally strip's room for chips (beside its caption)."""
+    return p.width - p.px(16) - _tally_caption(p, v)[1]
+
+
+def _tally_caption(p: Painter, v: RaceView) -> tuple[str, int]:
+    """What the tally counts ("Wins", or "Losses" for a last-loses preset) and its width."""
+    words = p.t("ref_tally" if v.session.preset.outcome is Outcome.FIRST_WINS else "ref_race_losses")
+    return words, p.fonts.size(words, p.px(20))[0] + p.px(10)
+
+
+def _tally_per_row(p: Painter, racers: int, width: int) -> int:
+    """Chips per row of the tally strip (and of the presses while a race runs) in ``width``:
+    one row while chips get 120 px (480-px units), else two balanced rows (eight racers at
+    800×480: four and four); two to a row in portrait."""
     if p.portrait:
         return min(racers, 2)
-    rows = 1 if (p.width - p.px(16)) // max(1, racers) >= p.px(120) else 2
+    rows = 1 if width // max(1, racers) >= p.px(120) else 2
     return -(-racers // rows)
 
 
@@ -169,14 +181,18 @@ def _header(p: Painter, v: RaceView, box: pygame.Rect, tally_inside: bool) -> No
 
 def _tally(p: Painter, v: RaceView, box: pygame.Rect) -> None:
     p.fill(theme.PANEL, box)
-    _chips(p, v, box.inflate(-p.px(16), -p.px(6)), _tally_per_row(p, len(v.session.racers)))
+    _chips(p, v, box.inflate(-p.px(16), -p.px(6)), _tally_per_row(p, len(v.session.racers), _strip_w(p, v)))
 
 
 def _chips(p: Painter, v: RaceView, box: pygame.Rect, per_row: int) -> None:
-    """Each racer's chip: the name and the count (wins, or losses for last-loses presets).
-    The race on screen's winners or losers are framed."""
+    """What is counted, then each racer's chip: the name and the count (wins, or losses for
+    last-loses presets). The race on screen's winners or losers are framed."""
     s = v.session
     first_wins = s.preset.outcome is Outcome.FIRST_WINS
+    caption, caption_w = _tally_caption(p, v)
+    p.text(caption, pygame.Rect(box.x, box.y, caption_w - p.px(6), box.height), 20, theme.DIM, align="left",
+           wrap=False)
+    box = pygame.Rect(box.x + caption_w, box.y, box.width - caption_w, box.height)
     rows = -(-len(s.racers) // per_row)
     row_h = box.height // rows
     col_w = box.width // per_row
@@ -244,7 +260,7 @@ def _running(p: Painter, v: RaceView, box: pygame.Rect) -> None:
     s = v.session
     race = s.race
     assert race is not None
-    per_row = _tally_per_row(p, len(s.racers))
+    per_row = _tally_per_row(p, len(s.racers), box.width)
     rows = -(-len(s.racers) // per_row)
     strip_h = rows * p.px(60)
     top = pygame.Rect(box.x, box.y, box.width, box.height - strip_h - p.px(8))
