@@ -86,6 +86,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"questions (default {DEFAULT_QUESTIONS}) or counted races (default {DEFAULT_RACES}) "
                              "the simulated run plays")
     parser.add_argument("--json", action="store_true", help="the simulated run's outcome as JSON on stdout")
+    parser.add_argument("--db", metavar="PATH",
+                        help="a race preset's SQLite session log: every input is written before it takes effect, "
+                             "and a session in it is resumed (its folder must exist)")
+    parser.add_argument("--export", metavar="DIR",
+                        help="after a race preset's session, write each finished race into DIR for "
+                             "'cheating-moth judge' (race-001.json, ...)")
     quiz = parser.add_argument_group("quiz")
     quiz.add_argument("--teams", metavar="T1,T2,...", help="a team name per seat, e.g. red,red,blue,blue")
     quiz.add_argument("--first-per-team", action="store_true",
@@ -298,7 +304,7 @@ def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed:
 
     from ..referee.report import session_report
     from ..referee.stats import session_stats, stats_to_json
-    from .referee.race_demo import play_races
+    from .referee.race_demo import SIM_CLOCK, SIM_RESOLUTION_NS, T0_NS, play_races
     from .referee.race_screen import RaceView, draw_race
     from .ui.fonts import fonts_for
     from .ui.paint import Painter
@@ -309,6 +315,10 @@ def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed:
     except OSError as exc:
         fail(f"--screenshots {str(folder)!r} cannot be created ({exc.strerror}): give a folder you can write to")
     size = args.size or (800, 480)
+    log = _open_log(args, preset, seats, seed, clock=SIM_CLOCK, resolution_ns=SIM_RESOLUTION_NS, t0_ns=T0_NS)
+    resumed = log.session if log is not None else None
+    if resumed is not None:
+        seats = resumed.seats
     names = names_for(seats)
     pygame.init()
     run = None
@@ -324,11 +334,18 @@ def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed:
             pygame.image.save(surface, str(path))
             return path
 
-        # The same seed in every language: the same races, photographed in each.
-        run = play_races(preset, seats, seed, args.rounds or DEFAULT_RACES, draw, names)
+        # The same seed in every language: the same races, photographed in each (and logged once).
+        logging = log if lang == langs[0] else None
+        try:
+            run = play_races(preset, seats, seed, args.rounds or DEFAULT_RACES, draw, names,
+                             on_input=logging.record if logging else None, session=resumed)
+        finally:
+            if logging is not None:
+                logging.close()
         shots += run.shots
     assert run is not None
     session = run.session
+    exported = _export(args, session)
     reports = []
     for lang in langs:
         report = folder / (f"report-{lang}.html" if len(langs) > 1 else "report.html")
@@ -343,7 +360,8 @@ def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed:
                           "reruns": len(session.results) - len(session.decided), "tally": what, what: tally,
                           "stats": stats_to_json(session_stats(session.results, session.racers), names),
                           "log": run.lines, "screenshots": [str(p) for p in shots],
-                          "report": [str(p) for p in reports]}, ensure_ascii=False))
+                          "report": [str(p) for p in reports], "exported": [str(p) for p in exported]},
+                         ensure_ascii=False))
         return 0
     print(f"{preset.name('en')} — simulated players, seed {seed}")
     for line in run.lines:
@@ -359,17 +377,30 @@ def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed:
     from ..errors import GameError
     from ..referee.session import new_session
     from .referee.race_app import RaceApp
+    from .ui.adapters import ClockShift
     from .ui.fonts import fonts_for
     from .ui.sound import Sounds, pre_init
 
     detected = _detect(args, seats)
     adapter = detected.adapter
+    log = None
     try:
-        session = new_session(preset, seats, clock=adapter.clock, resolution_ns=adapter.resolution_ns, seed=seed,
-                              t_ns=adapter.now_ns())
+        if args.db:
+            log = _open_log(args, preset, seats, seed, clock=adapter.clock, resolution_ns=adapter.resolution_ns,
+                            t0_ns=adapter.now_ns())
+            session, seats = log.session, log.session.seats
+            shift = log.clock_shift_ns(adapter.now_ns())
+            if shift:   # a rebooted Pi or a replugged board counts from zero again: carry the time line on
+                detected.adapter = ClockShift(adapter, shift)
+        else:
+            session = new_session(preset, seats, clock=adapter.clock, resolution_ns=adapter.resolution_ns,
+                                  seed=seed, t_ns=adapter.now_ns())
     except GameError as exc:
         detected.close()
         fail(str(exc))
+    except SystemExit:      # a log that cannot go on, said by _open_log
+        detected.close()
+        raise
     pre_init()
     pygame.init()
     flags = pygame.FULLSCREEN if args.fullscreen else 0
@@ -377,12 +408,57 @@ def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed:
     pygame.display.set_caption(f"Cheating Moth — referee: {preset.name(lang)}")
     fonts, choice = fonts_for(lang)
     app = RaceApp(detected=detected, session=session, names=names_for(seats), lang=choice.lang, fonts=fonts,
-                  surface=surface, sounds=Sounds(), say=lambda s: print(s, file=sys.stderr))
+                  surface=surface, sounds=Sounds(), say=lambda s: print(s, file=sys.stderr),
+                  record=log.record if log else None)
+    app.perform(app.lights())   # a resumed session's lights (the seats may show anything after a restart)
     print(f"{preset.name('en')} — {detected.name} input, {seats} seats; Space starts, V voids the winner, "
           "C calls a race off, T statistics, Esc quits", flush=True)
     try:
         app.run()
     finally:
         detected.close()
+        if log is not None:
+            log.close()
         pygame.quit()
+    _export(args, app.session)
     return 0
+
+
+def _open_log(args: argparse.Namespace, preset: Preset, seats: int, seed: int, *, clock: str, resolution_ns: int,
+              t0_ns: int):  # type: ignore[no-untyped-def]
+    """The session log of ``--db``, new or resumed (its notices said on stderr), or None
+    without ``--db``; a log that cannot be resumed, or holds another game, is one line."""
+    from ..errors import BadRace, BadTableLog
+    from .referee.race_log import RaceLog
+
+    if not args.db:
+        return None
+    try:
+        log = RaceLog.open(args.db, preset, seats, clock=clock, resolution_ns=resolution_ns, seed=seed, t0_ns=t0_ns)
+    except (BadTableLog, BadRace) as exc:
+        fail(str(exc))
+    # An existing log goes on with its own seats unless --players asks for others (refused).
+    clash = log.clash(preset.id, args.players or log.setup.seats, clock)
+    if clash:
+        log.close()
+        fail(clash)
+    for notice in log.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return log
+
+
+def _export(args: argparse.Namespace, session) -> tuple[Path, ...]:  # type: ignore[no-untyped-def]
+    """--export: every finished race as a ``cheating-moth judge`` document."""
+    from ..errors import BadConfig
+    from .referee.race_log import export_races
+
+    if not args.export:
+        return ()
+    try:
+        written = export_races(session.records, args.export)
+    except BadConfig as exc:
+        fail(str(exc))
+    if not args.json:
+        print(f"{len(written)} races written to {args.export} (re-judge one: cheating-moth judge "
+              f"{written[0] if written else 'FILE'})")
+    return written

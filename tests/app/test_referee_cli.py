@@ -172,3 +172,27 @@ def test_a_cafe_preset_file_appears_and_plays_without_code_changes(
                                              encoding="utf-8")
     assert main(["referee", "--list", "--presets", str(other)]) == 0
     assert any(line.startswith("spoons-duel: Spoons (2–2 players)") for line in capsys.readouterr().out.splitlines())
+
+
+def test_a_logged_session_resumes_and_its_races_are_rejudged_by_cheating_moth_judge(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "grab.db"
+    first = _race(tmp_path / "a", capsys, "grab", "--players", "3", "--db", str(db))
+    assert first["races"] == 4
+    # Run again on the same log: the session goes on (its seats kept), four more races counted.
+    again = _race(tmp_path / "b", capsys, "grab", "--db", str(db), "--export", str(tmp_path / "races"))
+    assert again["seats"] == 3 and again["races"] == 8
+    numbers = [int(line.split(":")[0].split()[1]) for line in again["log"] if line.startswith("race ")]
+    assert numbers[0] == len([line for line in first["log"] if line.startswith("race ")]) + 1
+    exported = [Path(p) for p in again["exported"]]
+    assert len(exported) == 8 + again["reruns"] and exported[0].name == "race-001.json"
+    assert main(["judge", str(exported[-1])]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["status"] in ("decided", "pending")
+    # Another preset, or other seats, on that log are refused in one line.
+    for extra, says in ((["duel"], "preset 'duel' cannot go on in"), (["grab", "--players", "4"], "4 seats cannot go on")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["referee", *extra, "--input", "sim", "--db", str(db), "--screenshots", str(tmp_path / "c")])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert says in err and "\n" not in err

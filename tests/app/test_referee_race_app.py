@@ -158,3 +158,29 @@ def test_keyboard_seats_press_on_keyboard_input_only() -> None:
     kb.keyboard_seats = True
     kb.key(pygame.K_q, True)
     assert kb.session.held == ((0, kb_rig.t_ns),)
+
+
+def test_a_session_logged_by_the_app_resumes_after_a_pulled_plug(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from game.app.referee.race_log import RaceLog
+
+    rig = _Rig()
+    preset = load_presets().get("grab")
+    log = RaceLog.open(tmp_path / "grab.db", preset, 4, clock=rig.clock, resolution_ns=rig.resolution_ns, seed=5,
+                       t0_ns=rig.t_ns)
+    app = RaceApp(detected=Detected(rig, "board"), session=log.session, names=NAMES, lang="en", fonts=fonts("en"),
+                  surface=pygame.Surface((800, 480)), sounds=_Sounds(), record=log.record)
+    app.host(Act("start"))
+    go = _until_go(app, rig)
+    rig.t_ns = go + 600 * MS
+    rig.events += [Press(1, go + 180 * MS, rig.clock), Release(1, go + 300 * MS, rig.clock)]
+    app.poll()
+    assert app.session.result is not None and app.session.result.winners == (1,)
+    app.host(Act("start"))                       # race 2 armed ... and the plug is pulled
+    assert app.session.phase is Phase.ARMED
+    log.close()
+    again = RaceLog.open(tmp_path / "grab.db", preset, 4, clock=rig.clock, resolution_ns=rig.resolution_ns)
+    assert again.called_off == 2 and any("race 2" in n for n in again.notices)
+    s = again.session
+    assert s.phase is Phase.READY and s.wins(1) == 1 and len(s.decided) == 1
+    assert again.clock_shift_ns(rig.t_ns + 5 * MS) == 0      # the same clock, moved on: nothing to shift
+    again.close()
