@@ -196,3 +196,36 @@ def test_a_logged_session_resumes_and_its_races_are_rejudged_by_cheating_moth_ju
         assert exit_.value.code == 2
         err = capsys.readouterr().err.strip()
         assert says in err and "\n" not in err
+
+
+def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_fed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The windowed path (SDL's dummy video driver stands in for the screen): the app is made
+    on the input found, a key press starts a race, Esc quits; the log then resumes that race
+    called off, and the tally is kept."""
+    from game.app import cmd_play
+    from game.app.referee import race_app
+    from game.app.referee.race_log import RaceLog
+    from game.referee.presets import load_presets
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setattr(cmd_play, "display_available", lambda: True)
+    ran: list[race_app.RaceApp] = []
+
+    def run(app: race_app.RaceApp, **_: object) -> int:
+        ran.append(app)
+        app.key(pygame.K_SPACE, True)
+        app.draw()
+        app.key(pygame.K_ESCAPE, True)
+        return 1
+
+    monkeypatch.setattr(race_app.RaceApp, "run", run)
+    db = tmp_path / "duel.db"
+    assert main(["referee", "duel", "--input", "keyboard", "--players", "2", "--db", str(db)]) == 0
+    assert "Reaction duel — keyboard input, 2 seats" in capsys.readouterr().out
+    (app,) = ran
+    assert app.session.number == 1 and app.quit and app.frame.overflows == ()
+    log = RaceLog.open(db, load_presets().get("duel"), 2, clock="monotonic", resolution_ns=1_000_000)
+    assert log.called_off == 1 and log.session.number == 1
+    log.close()
