@@ -19,7 +19,7 @@ from game.controller.effects import ScheduleGo
 from game.controller.inputs import Tick
 from game.i18n import LANGUAGES
 from game.inputs import Go, Press, Release
-from game.referee.presets import load_presets
+from game.referee.presets import load_presets, preset_from_toml, shipped_dir
 from game.referee.race import Rerun
 from game.referee.session import CallOff, Phase, Session, Start, Void, new_session, step
 
@@ -29,6 +29,7 @@ S = 1_000_000_000
 CLOCK = "sim"
 T0 = 100 * S
 PRESETS = load_presets()
+PRESETS_DIR = shipped_dir()
 NAMES = ("Maximiliane-Anna", "Bea", "Cem", "Dan", "Eun-ji", "Fin", "Gus", "Ida")
 #: A refusal as the footer shows it (the app renders the session's Notice).
 REFUSAL = "Not now: Start is not valid while race 2 is running: wait for its result"
@@ -360,3 +361,25 @@ def test_the_chart_shows_best_median_spread_wins_and_false_starts() -> None:
     bell = texts(draw(MOMENTS["bell3-decided"], stats=True))
     assert "No reaction times: this game's GO comes from the table." in bell
     assert not [t for t in bell if t.endswith(" ms")]
+
+
+def test_a_cafes_preset_with_the_longest_name_and_rule_lays_out() -> None:
+    """A café's own preset may have a 32-letter name and a 120-letter rule in every language."""
+    toml = (PRESETS_DIR / "grab.toml").read_text(encoding="utf-8")
+    head = toml[:toml.index("[name]")]
+    name = "Schnellste Hand am Tisch gewinnt"                       # 32 letters
+    rule = ("Greif zu, sobald das Licht angeht und der Ton kommt. Wer zu früh greift, ist in "
+            "dieser Runde raus; die anderen spielen weiter.")[:120]
+    lines = [head, "[name]"] + [f'{lang} = "{name}"' for lang in LANGUAGES] + ["[screen]"] + \
+        [f'{lang} = "{rule}"' for lang in LANGUAGES]
+    preset = preset_from_toml("\n".join(lines), "longest")
+    assert len(preset.name("en")) == 32 and len(preset.screen("en")) == 120
+    s = new_session(preset, 8, clock=CLOCK, resolution_ns=100_000, seed=3, t_ns=T0)
+    shots = {"ready": s, "decided": race(history(s), {1: 240, 0: 199, 2: 300}, tick_ms=600)}
+    shots["armed"] = race(shots["decided"], {0: -50}, go=False)
+    problems = []
+    for (what, shot), size, lang, stats in itertools.product(shots.items(), SIZES, LANGUAGES, (False, True)):
+        p = draw(shot, lang, size, stats=stats)
+        problems += [f"{what} {lang} {size}: {o.text!r}" for o in p.overflows]
+        assert preset.screen(lang) in texts(p) or stats or what == "decided"
+    assert problems == []

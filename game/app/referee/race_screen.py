@@ -31,7 +31,7 @@ from ..ui.screens_reactions import whole_ms
 MS = 1_000_000
 #: The tally sits in the header beside the title while each chip gets this much (480-px
 #: units); more racers get a strip of their own under the header.
-TALLY_CHIP_MIN = 110
+TALLY_CHIP_MIN = 96
 #: The chart's axis reaches at least this far, so one quick press is not drawn as slow.
 CHART_MIN_NS = 300 * MS
 
@@ -102,8 +102,12 @@ def _frame(p: Painter, v: RaceView) -> _Frame:
     top = head_h
     # The statistics chart has a wins column: no tally above it.
     if not v.stats:
+        # Beside the title while the chips get their room and the title stays one line of at
+        # least 22 px (a café's preset name may be 32 letters long).
         chips_w = _tally_w(p) - _tally_caption(p, v)[1]
-        in_header = not p.portrait and chips_w // max(1, len(s.racers)) >= p.px(TALLY_CHIP_MIN)
+        title_w = p.width - _tally_w(p) - p.px(40)
+        in_header = not p.portrait and chips_w // max(1, len(s.racers)) >= p.px(TALLY_CHIP_MIN) and \
+            p.fonts.size(_title(p, v), p.px(22))[0] <= title_w
         if not in_header:
             rows = -(-len(s.racers) // _tally_per_row(p, len(s.racers), _strip_w(p, v)))
             tally = pygame.Rect(0, head_h, p.width, rows * p.px(42) + p.px(6))
@@ -163,17 +167,23 @@ def _gap(p: Painter, ns: int) -> str:
 
 # -- header and tally ------------------------------------------------------------------------
 
+def _title(p: Painter, v: RaceView) -> str:
+    """The preset's name, the race's number and, over the chart, "Statistics"."""
+    title = v.session.preset.name(p.lang)
+    if v.session.number:
+        title += " · " + p.t("ref_races", number=v.session.number)
+    if v.stats:
+        title += " · " + p.t("ref_stats")
+    return title
+
+
 def _header(p: Painter, v: RaceView, box: pygame.Rect, tally_inside: bool) -> None:
     s = v.session
     p.fill(theme.PANEL, box)
     pad = p.px(10)
-    title = s.preset.name(p.lang)
-    if s.number:
-        title += " · " + p.t("ref_races", number=s.number)
-    if v.stats:
-        title += " · " + p.t("ref_stats")
-    width = (box.width - _tally_w(p) - 2 * pad) if tally_inside else box.width - 2 * pad
-    p.text(title, pygame.Rect(pad, box.y, width, box.height), 26, theme.WARN, align="left", wrap=False)
+    width = (box.width - _tally_w(p) - 4 * pad) if tally_inside else box.width - 2 * pad
+    # One line as a rule; a café's 32-letter preset name over the chart in portrait takes two.
+    p.text(_title(p, v), pygame.Rect(pad, box.y, width, box.height), 26, theme.WARN, align="left")
     if tally_inside:
         right = pygame.Rect(box.right - _tally_w(p) - pad, box.y + p.px(5), _tally_w(p), box.height - p.px(10))
         _chips(p, v, right, per_row=len(s.racers))
