@@ -280,7 +280,7 @@ def _running(p: Painter, v: RaceView, box: pygame.Rect) -> None:
         bar_h = p.px(14)
         p.text(p.t("ref_go"), top.inflate(-p.px(24), -p.px(12) - 2 * bar_h), 220, theme.BLACK, wrap=False)
         # Time left to press, as a bar that empties (rig GO has passed: nothing left to hide).
-        total = race.deadline_t_ns - (race.go_t_ns or race.armed_t_ns)
+        total = race.deadline_t_ns - (race.armed_t_ns if race.go_t_ns is None else race.go_t_ns)
         left = max(0, min(total, race.deadline_t_ns - v.now_ns))
         bar = pygame.Rect(top.x + p.px(24), top.bottom - bar_h - p.px(10), top.width - p.px(48), bar_h)
         p.fill(theme.PANEL, bar, radius=6)
