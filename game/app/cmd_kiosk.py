@@ -5,6 +5,12 @@ or a pulled plug, or moved aside with a message if it cannot be), the leaderboar
 when idle, the staff menu behind a PIN or a button combination, and systemd's watchdog fed from
 the render loop. A bad config never leaves a dead screen: the rig starts on defaults and says so.
 
+The table runs Cheating Moth or a referee race preset (``[kiosk] game``; staff switch it in the
+menu, kept in ``staff.toml``). A switch ends the game's loop and the other game starts in its
+place on the same input and screen (:func:`run_kiosk`); the card game's game in progress stays
+in its log and is resumed when the table comes back to it. A game the config names that is not
+there, or that the seats cannot play, is a notice, and the table runs Cheating Moth.
+
 ``--input sim`` plays whole logged games with simulated players (headless soak runs and tests).
 """
 
@@ -26,14 +32,22 @@ from typing import TYPE_CHECKING
 from ..errors import BadTableLog, GameError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pygame
+
     from ..controller.inputs import Input
     from ..sim.presses import Script
     from .tablelog import TableLog
     from ..messages import Message
-    from .kiosk import Kiosk
+    from .kiosk import Kiosk, TableGame
+    from .referee.kiosk_races import KioskRaces
     from .rigconfig import RigConfig
+    from .sdnotify import Watchdog
     from .ui.adapters import Detected
+    from .ui.fonts import Fonts
     from .ui.loop import App
+    from .ui.sound import Sounds
 
 HELP = "run the rig as a café kiosk (full screen, resumed games, leaderboard, staff menu, watchdog)"
 
@@ -124,18 +138,90 @@ def _with_staff_changes(config: RigConfig, data: Path, notes: list[str]) -> RigC
 
 @dataclass
 class Session:
-    """A started kiosk: the app on its first screen, and what must be closed after it."""
+    """A started kiosk: the game running on its first screen (the card game's ``App`` or a race
+    preset's ``KioskRaces``), what it runs on, and what must be closed after it."""
 
-    app: App
+    app: App | KioskRaces
     detected: Detected
     kiosk: Kiosk
     headless: bool
+    surface: pygame.Surface | None = None
+    fonts: Fonts | None = None
+    sounds: Sounds | None = None
+    seed: int = 0
+    font_warning: str | None = None
+    #: (the language asked for at start, the one its font can show): English when Korean was
+    #: asked for and no Hangul font exists.
+    font_lang: tuple[str, str] = ("en", "en")
+
+    @property
+    def lang(self) -> str:
+        """The language to show: the config's (staff may have changed it), drawn by the fonts."""
+        asked, shown = self.font_lang
+        return shown if self.kiosk.config.lang == asked else self.kiosk.config.lang
+
+    @property
+    def game(self) -> str:
+        """What the table runs now: ``cheating-moth`` or a race preset's id."""
+        from .referee.kiosk_races import KioskRaces
+        from .rigconfig import CHEATING_MOTH
+
+        return self.app.game.id if isinstance(self.app, KioskRaces) else CHEATING_MOTH
+
+    def play(self, game: TableGame) -> None:
+        """Run ``game`` on this session's input, screen, fonts and sounds (Cheating Moth resumes
+        its log; a race preset starts a fresh session)."""
+        from .referee.kiosk_races import KioskRaces
+        from .ui.loop import App
+        from .ui.state import UiState
+
+        kiosk, adapter = self.kiosk, self.detected.adapter
+        assert self.surface is not None and self.fonts is not None and self.sounds is not None
+        if game.preset is not None:
+            self.app = KioskRaces(kiosk=kiosk, detected=self.detected, game=game, surface=self.surface,
+                                  fonts=self.fonts, sounds=self.sounds, seed=self.seed, lang=self.lang)
+            return
+        config = kiosk.config
+        settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
+        table_log = kiosk.start_log(settings, self.seed, adapter.now_ns())
+        ui = UiState(lang=self.lang, input_name=self.detected.name, font_warning=self.font_warning)
+        self.app = App(detected=self.detected, settings=settings, seed=self.seed, ui=ui, fonts=self.fonts,
+                       surface=self.surface, sounds=self.sounds, log=table_log,
+                       attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
+
+    def switch_wanted(self) -> bool:
+        """The game stopped because staff chose another one (not a shutdown, not a closed window)."""
+        return not self.kiosk.shutdown_requested and self.kiosk.config.game != self.game
+
+    def switch(self) -> None:
+        """Leave the game that stopped and run the one staff chose, with any new note on screen."""
+        self.leave()
+        seen = len(self.kiosk.notes)
+        self.play(self.kiosk.table_game(self.detected.adapter.seats))
+        now = self.detected.adapter.now_ns()
+        for note in self.kiosk.notes[seen:]:
+            log.warning("%s", note)
+        for message, until in notices_for(self.kiosk.notes[seen:], now):
+            self.app.ui.notices.append((message, until))
+        log.info("the table now runs %s", self.game)
+
+    def leave(self) -> None:
+        """The game running stops: the card game's log is closed (its game stays in it for
+        later), a race session's results are kept in memory."""
+        from .referee.kiosk_races import KioskRaces
+
+        if isinstance(self.app, KioskRaces):
+            self.app.end()
+        elif self.app.log is not None:
+            self.app.log.close()
+            self.app.log = None
 
     def close(self) -> None:
-        self.detected.close()
-        if self.app.log is not None:
-            self.app.log.close()
-        self.kiosk.leaderboard.close()
+        try:
+            self.leave()
+        finally:
+            self.detected.close()
+            self.kiosk.leaderboard.close()
 
 
 #: Start-up notices on screen at once: the screen shows the newest notice still up, and keeps
@@ -159,16 +245,15 @@ def notices_for(notes: list[str], now_ns: int) -> list[tuple[Message, int]]:
 
 def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Session:
     """Everything up to the first frame: staff changes, the input, the data folder (log,
-    leaderboard, lock), pygame and the app, with every note on screen as a notice."""
+    leaderboard, lock, race presets), pygame and the table game, with every note on screen as
+    a notice."""
     import pygame
 
     from .kiosk import Kiosk
     from .pinfile import pin_file_for
     from .ui.adapters import detect
     from .ui.fonts import fonts_for
-    from .ui.loop import App
     from .ui.sound import Sounds, pre_init
-    from .ui.state import UiState
 
     config = _with_staff_changes(config, Path(args.data), notes)
     detected = detect(config.input if args.input == "config" else args.input,
@@ -178,9 +263,8 @@ def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Sess
     try:
         adapter = detected.adapter
         kiosk = Kiosk(Path(args.data), config, _wall, pin_file=pin_file_for(args.config))
-        settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
+        game = kiosk.table_game(adapter.seats)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-        table_log = kiosk.start_log(settings, seed, adapter.now_ns())
         pre_init()
         pygame.init()
         if args.headless:
@@ -189,46 +273,65 @@ def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Sess
             surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN if config.fullscreen else 0)
             pygame.mouse.set_visible(False)
         fonts, choice = fonts_for(config.lang)
-        ui = UiState(lang=choice.lang, input_name=detected.name, font_warning=choice.warning)
         sounds = Sounds()
         sounds.set_volume(config.volume)
-        app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
-                  sounds=sounds, log=table_log, attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
+        session = Session(None, detected, kiosk, args.headless, surface=surface, fonts=fonts,  # type: ignore[arg-type]
+                          sounds=sounds, seed=seed, font_warning=choice.warning,
+                          font_lang=(config.lang, choice.lang))
+        session.play(game)
     except BaseException:
         detected.close()
         raise
-    now = app.adapter.now_ns()
+    now = detected.adapter.now_ns()
     for note in kiosk.notes:
         log.warning("%s", note)
     for message, until in notices_for(notes + detected.notes + kiosk.notes, now):
-        ui.notices.append((message, until))
-    return Session(app, detected, kiosk, args.headless)
+        session.app.ui.notices.append((message, until))
+    return session
+
+
+def watchdog_feeder(watchdog: Watchdog, now_ns: Callable[[], int] = time.monotonic_ns,
+                    env: dict[str, str] | None = None) -> Callable[[object], None]:
+    """The per-frame hook of whichever game runs: READY=1 after the first frame, then systemd's
+    watchdog fed (every half period), so a switch between games never starves it. ``env``:
+    where systemd's socket is named (the process's environment by default)."""
+    from .sdnotify import notify
+
+    ready = [False]
+
+    def on_frame(_: object) -> None:
+        if not ready[0]:
+            notify("READY=1", env)
+            ready[0] = True
+        watchdog.kick(now_ns())
+
+    return on_frame
+
+
+def run_kiosk(session: Session, on_frame: Callable[[object], None]) -> None:
+    """The table's games one after the other: run the game until it stops; if staff chose
+    another one, switch to it and go on, else (shutdown, a closed window) return."""
+    while True:
+        session.app.run(on_frame=on_frame)
+        if not session.switch_wanted():
+            return
+        session.switch()
 
 
 def _kiosk(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
     import pygame
 
-    from .sdnotify import Watchdog, notify
+    from .sdnotify import Watchdog
 
     session = start(args, config, notes)
-    app, detected, kiosk = session.app, session.detected, session.kiosk
-    watchdog = Watchdog()
-    ready = [False]
-
-    def on_frame(app: App) -> None:
-        if not ready[0]:
-            notify("READY=1")
-            ready[0] = True
-        watchdog.kick(time.monotonic_ns())
-
-    log.info("kiosk up: %s input, data in %s%s", detected.name, args.data,
-             ", resumed a game" if app.resumed else "")
+    log.info("kiosk up: %s input, data in %s, running %s%s", session.detected.name, args.data, session.game,
+             ", resumed a game" if session.app.resumed else "")
     try:
-        app.run(on_frame=on_frame)
+        run_kiosk(session, watchdog_feeder(Watchdog()))
     finally:
         session.close()
         pygame.quit()
-    if kiosk.shutdown_requested and not args.no_poweroff:
+    if session.kiosk.shutdown_requested and not args.no_poweroff:
         log.warning("shutting down from the staff menu")
         subprocess.run(["systemctl", "poweroff"], check=False)
     return 0

@@ -8,7 +8,9 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 - ``aside/`` — logs that could not be resumed, moved here with a message, never deleted;
 - ``leaderboard.db`` — finished games for the leaderboard;
 - ``staff.toml`` — what staff changed in the staff menu (config sections and keys), applied
-  over the config file at start (:func:`load_staff_overrides`);
+  over the config file at start (:func:`load_staff_overrides`), the table game among them;
+- ``referee/`` — the café's own race presets (``*.toml``), besides the shipped ones and the
+  folders ``cheating-moth referee`` reads (:func:`load_table_presets`);
 - ``pin-wrong`` — the count of wrong staff PINs, so that a restart keeps the back-off
   (``pinwait.py``). The PIN's hash is not here but in ``pin_file`` (``pinfile.py``), which the
   kiosk only reads.
@@ -16,9 +18,11 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import sqlite3
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
@@ -27,16 +31,72 @@ from typing import Any
 
 from ..controller import Stage, Table, TableSettings
 from ..controller.reactions import stats
+from ..controller.table import MAX_PLAYERS as TABLE_MAX_PLAYERS, MIN_PLAYERS as TABLE_MIN_PLAYERS
 from ..errors import BadConfig, BadTableLog
+from ..i18n.lookup import text
+from ..referee.presets import Preset, Presets, load_presets
+from ..referee.session import Session as RaceSession
 from ..staff import StaffLock
 from ..variants import Rules
 from .leaderboard import Fastest, FinishedGame, Leaderboard, Period, Row
 from .pinfile import read_pin_file
 from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
-from .rigconfig import _KEYS, RigConfig, read_toml, rig_config_from, with_changes
+from .rigconfig import _KEYS, CHEATING_MOTH, RigConfig, read_toml, rig_config_from, with_changes
 from .tablelog import LOG_SUFFIXES, TableLog
 
 log = logging.getLogger("cheating-moth")
+
+#: Finished referee sessions kept in memory (their results), newest last, until the referee
+#: session log keeps them on disk (see ``referee/kiosk_races.py``, ``open_race_record``).
+KEPT_RACE_SESSIONS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class TableGame:
+    """A game the kiosk's table can run, as the staff menu offers it: Cheating Moth, or a race
+    preset with the players it takes on this rig (its range, clamped to the seats wired)."""
+
+    id: str                        # CHEATING_MOTH or the preset's id
+    preset: Preset | None          # None: Cheating Moth
+    wired: int                     # seat buttons the input has
+
+    def name(self, lang: str) -> str:
+        return self.preset.name(lang) if self.preset is not None else text(lang, "ui_title")
+
+    @property
+    def low(self) -> int:
+        return self.preset.min_players if self.preset is not None else TABLE_MIN_PLAYERS
+
+    @property
+    def high(self) -> int:
+        """The most players on this rig (below ``low`` when the rig has too few seats)."""
+        most = self.preset.max_players if self.preset is not None else TABLE_MAX_PLAYERS
+        return min(most, self.wired)
+
+    @property
+    def playable(self) -> bool:
+        """The seats wired can play it. Cheating Moth always can: the kiosk always starts it."""
+        return self.preset is None or self.low <= self.high
+
+    def refusal(self) -> str | None:
+        """Why the rig cannot run it, in one line (None: it can)."""
+        if self.playable:
+            return None
+        return (f"race preset {self.id!r} needs at least {self.low} players, but the {self.wired} seat "
+                f"buttons wired cannot seat them: choose a preset for {self.wired} or fewer players")
+
+    def players(self, wanted: int) -> int:
+        """The players who race: ``wanted`` (0: as many as possible) within ``low``..``high``."""
+        return self.high if wanted <= 0 else max(self.low, min(self.high, wanted))
+
+
+def load_table_presets(data: Path) -> Presets:
+    """The race presets the kiosk offers: the shipped ones, the café's in the folders
+    ``cheating-moth referee`` reads, then the data folder's ``referee/`` (a later file with a
+    preset's id replaces it). A bad file is left out with a notice; none stops the kiosk."""
+    from .cmd_referee import preset_dirs
+
+    return load_presets(preset_dirs(argparse.Namespace(presets=[str(data / "referee")])))
 
 
 @dataclass
@@ -49,6 +109,9 @@ class Kiosk:
     leaderboard: Leaderboard = field(init=False)
     shutdown_requested: bool = False
     pin_file: Path | None = None                # the staff PIN's hash (None: no PIN, combination only)
+    presets: Presets | None = None              # the race presets on offer (None: read them at start)
+    #: Referee sessions that ended (the table switched, the players changed), results in memory.
+    race_sessions: deque[RaceSession] = field(default_factory=lambda: deque(maxlen=KEPT_RACE_SESSIONS))
 
     def __post_init__(self) -> None:
         self.data.mkdir(parents=True, exist_ok=True)
@@ -56,6 +119,9 @@ class Kiosk:
         self.leaderboard = self._open_leaderboard()
         if self.lock is None:
             self.lock = self._load_lock()
+        if self.presets is None:
+            self.presets = load_table_presets(self.data)
+            self.notes.extend(self.presets.notices)
 
     def _load_lock(self) -> StaffLock | None:
         """The lock from the PIN file and the saved count of wrong PINs; any problem is a note
@@ -211,6 +277,54 @@ class Kiosk:
     def reset_leaderboard(self) -> None:
         self.leaderboard.reset()
         log.warning("the leaderboard was reset from the staff menu")
+
+    # --- the table game --------------------------------------------------------------------
+    def table_games(self, wired: int) -> tuple[TableGame, ...]:
+        """What the table can run, in the staff menu's order: Cheating Moth, then each race
+        preset by name (one named ``cheating-moth`` cannot be chosen: that id is the card game)."""
+        presets = self.presets.presets if self.presets is not None else ()
+        return (TableGame(CHEATING_MOTH, None, wired),
+                *(TableGame(p.id, p, wired) for p in presets if p.id != CHEATING_MOTH))
+
+    def table_game(self, wired: int) -> TableGame:
+        """The game the config asks for (``[kiosk] game``, staff's choice over the file's). One
+        that is not here (an unknown or broken preset) or that the seats cannot play is a note,
+        and the table runs Cheating Moth: a kiosk always starts."""
+        games = self.table_games(wired)
+        wanted = self.config.game
+        game = next((g for g in games if g.id == wanted), None)
+        if game is None:
+            ids = ", ".join(g.id for g in games)
+            self.notes.append(f"table game {wanted!r} is not a race preset on this rig: running Cheating Moth; "
+                              f"use one of {ids} in [kiosk] game")
+        elif game.refusal() is not None:
+            self.notes.append(f"{game.refusal()}; running Cheating Moth meanwhile")
+            game = None
+        if game is None:
+            game = games[0]
+            # The table runs Cheating Moth now; the files keep what they say (the note repeats
+            # at each start until someone fixes them, or staff choose a game in the menu).
+            self.config = with_changes(self.config, game=CHEATING_MOTH)
+        return game
+
+    def choose_game(self, game: TableGame) -> str | None:
+        """Staff chose the table game: kept in ``staff.toml``, and the kiosk runs it once the
+        game running stops. Returns why not (one line), or None."""
+        refusal = game.refusal()
+        if refusal is not None:
+            return refusal
+        self.change(game=game.id)
+        log.warning("staff switched the table to %s", game.id)
+        return None
+
+    def keep_race_session(self, session: RaceSession) -> None:
+        """A referee session ended: its results are kept in memory (the newest
+        ``KEPT_RACE_SESSIONS``) and summed up in the log."""
+        if not session.results:
+            return
+        self.race_sessions.append(session)
+        log.info("referee session of %s ended: %d races, %d counted", session.preset.id, len(session.results),
+                 len(session.decided))
 
     # --- the staff menu's changes -----------------------------------------------------------
     @property

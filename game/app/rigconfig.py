@@ -1,10 +1,12 @@
 """The café's config file (``/etc/cheating-moth/config.toml``): house rules and deck (see
-``game/config.py``), display, table timings, input, the staff PIN and data limits. Every key
-is optional; an unknown section or key, or a value out of range, is refused with one sentence
+``game/config.py``), display, table timings, input, the staff PIN, data limits and the game the
+kiosk's table runs (``[kiosk] game``: Cheating Moth or a referee race preset). Every key is
+optional; an unknown section or key, or a value out of range, is refused with one sentence
 naming it and what would be valid."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,13 @@ from ..i18n import LANGUAGES
 from ..variants import Rules
 
 MS = 1_000_000
+#: ``[kiosk] game``: the card game itself; any other value names a referee race preset.
+CHEATING_MOTH = "cheating-moth"
+#: A race preset's id as ``game/referee/presets.py`` takes it (its file name): the config file
+#: checks only the shape, since which presets exist is known once the kiosk reads its folders.
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+#: ``[kiosk] players``: how many players race in a preset (0: as many as the preset and the seats allow).
+MAX_GAME_PLAYERS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,9 @@ class RigConfig:
     # [data]
     max_games: int = 5_000              # leaderboard rows kept
     keep_game_logs: int = 50            # finished game logs kept in the data folder
+    # [kiosk]
+    game: str = CHEATING_MOTH           # what the table runs: Cheating Moth or a race preset's id
+    game_players: int = 0               # players of a race preset (0: as many as it and the seats allow)
 
     def table_settings(self, seats: int, clock: str, resolution_ns: int) -> TableSettings:
         return TableSettings(
@@ -71,6 +83,7 @@ _KEYS: dict[str, dict[str, tuple[str, Any]]] = {
     "staff": {"pin-hash": ("pin_hash", str), "pin-salt": ("pin_salt", str),
               "combo-hold-ms": ("combo_hold_ms", (1_000, 30_000))},
     "data": {"max-games": ("max_games", (10, 1_000_000)), "keep-game-logs": ("keep_game_logs", (1, 10_000))},
+    "kiosk": {"game": ("game", GAME_ID), "players": ("game_players", (0, MAX_GAME_PLAYERS))},
 }
 
 
@@ -149,6 +162,11 @@ def shown(value: object, limit: int = 60) -> str:
 
 
 def _check(value: Any, allowed: Any, where: str) -> Any:
+    if allowed is GAME_ID:
+        if not isinstance(value, str) or not GAME_ID.fullmatch(value):
+            raise BadConfig(f"{where} is {shown(value)}: use {CHEATING_MOTH!r} or a race preset's id "
+                            "(its file name: lower-case letters, digits and dashes, e.g. 'bell-slap')")
+        return value
     if allowed is bool:
         if type(value) is not bool:
             raise BadConfig(f"{where} is {shown(value)}: use true or false")

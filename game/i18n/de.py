@@ -303,4 +303,12 @@ TEXT: dict[str, str] = {
     "ui_col_races": "Rennen",
     "ui_col_median": "Median",
     "ui_col_false_starts": "Fehlstarts",
+    "ui_table_game": "Tischspiel",
+    "ui_game_players": "{low} bis {high} Spieler",
+    "ui_game_players_one": "{players} Spieler",
+    "ui_game_needs": "Braucht mindestens {players} Spieler: dieses Gerät hat {seats} Platzknöpfe.",
+    "ui_game_switch": "Wechseln",
+    "ui_game_running": "Läuft",
+    "ui_players_count": "Spieler: {players}",
+    "ui_players_new": "Ab jetzt {players} Spieler: die Wertung beginnt neu.",
 }

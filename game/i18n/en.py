@@ -310,6 +310,14 @@ UI: dict[str, str] = {
     "ui_col_races": "Races",
     "ui_col_median": "Median",
     "ui_col_false_starts": "False starts",
+    "ui_table_game": "Table game",
+    "ui_game_players": "{low} to {high} players",
+    "ui_game_players_one": "{players} {players|player|players}",
+    "ui_game_needs": "Needs at least {players} players: this rig has {seats} seat buttons.",
+    "ui_game_switch": "Switch",
+    "ui_game_running": "Running",
+    "ui_players_count": "Players: {players}",
+    "ui_players_new": "{players} players from now on: the tally starts again.",
 }
 
 TEXT: dict[str, str] = {**MESSAGES, **EVENTS, **UI}

@@ -303,4 +303,12 @@ TEXT: dict[str, str] = {
     "ui_col_races": "Carreras",
     "ui_col_median": "Mediana",
     "ui_col_false_starts": "Salidas nulas",
+    "ui_table_game": "Juego de la mesa",
+    "ui_game_players": "De {low} a {high} jugadores",
+    "ui_game_players_one": "{players} {players|jugador|jugadores}",
+    "ui_game_needs": "Necesita al menos {players} jugadores: este equipo tiene {seats} botones de puesto.",
+    "ui_game_switch": "Cambiar",
+    "ui_game_running": "En curso",
+    "ui_players_count": "Jugadores: {players}",
+    "ui_players_new": "Desde ahora, {players} jugadores: el recuento empieza de nuevo.",
 }

@@ -303,4 +303,12 @@ TEXT: dict[str, str] = {
     "ui_col_races": "Courses",
     "ui_col_median": "Médiane",
     "ui_col_false_starts": "Faux départs",
+    "ui_table_game": "Jeu de la table",
+    "ui_game_players": "{low} à {high} joueurs",
+    "ui_game_players_one": "{players} {players|joueur|joueurs}",
+    "ui_game_needs": "Il faut au moins {players} joueurs : cet appareil a {seats} boutons de place.",
+    "ui_game_switch": "Changer",
+    "ui_game_running": "En cours",
+    "ui_players_count": "Joueurs : {players}",
+    "ui_players_new": "{players} joueurs désormais : le décompte recommence.",
 }

@@ -305,4 +305,12 @@ TEXT: dict[str, str] = {
     "ui_col_races": "경주",
     "ui_col_median": "중앙값",
     "ui_col_false_starts": "부정 출발",
+    "ui_table_game": "테이블 게임",
+    "ui_game_players": "{low}~{high}명",
+    "ui_game_players_one": "{players}명",
+    "ui_game_needs": "최소 {players}명이 필요하지만 이 기기의 자리 버튼은 {seats}개입니다.",
+    "ui_game_switch": "바꾸기",
+    "ui_game_running": "진행 중",
+    "ui_players_count": "인원: {players}명",
+    "ui_players_new": "이제 {players}명이 합니다. 집계를 새로 시작합니다.",
 }

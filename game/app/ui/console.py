@@ -166,14 +166,8 @@ class Console:
             nxt = LANGUAGES[(LANGUAGES.index(ui.lang) + 1) % len(LANGUAGES)]
             return self.perform(Act("lang", nxt), table)
         if ui.pin_open:
-            digit = DIGITS.get(key)
-            if digit is not None:
-                return self.perform(Act("pin_digit", digit), table)
-            if key in (pygame.K_BACKSPACE, pygame.K_DELETE):
-                return self.perform(Act("pin_clear"), table)
-            if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                return self.perform(Act("pin_ok"), table)
-            return []
+            act = pin_key(key)
+            return self.perform(act, table) if act is not None else []
         if overlay:
             return []
         stage = table.stage
@@ -286,10 +280,11 @@ class Console:
             return [console.Name(seat, ui.keyboard_text, t)]
         return []
 
-    def perform(self, act: Act, table: Table) -> list[Input]:
-        """The inputs for ``act`` (stamped now), after any change to the screen's own state."""
+    def gate(self, act: Act) -> list[Input] | None:
+        """The staff gate's and the staff menu's acts, which need no table (the kiosk's race
+        presets share them): the PIN keypad, back, and the staff acts (``staff``). None: ``act``
+        is not one of them."""
         ui = self.ui
-        t = self.clock()
         k, v = act.kind, act.value
         if k == "settings":
             if ui.locked and not ui.staff_open:
@@ -303,17 +298,13 @@ class Console:
             elif ui.settings_open:
                 ui.settings_open = False     # in the staff menu: back to its main page
             elif ui.staff_page is not None:
-                ui.staff_page = "menu" if ui.staff_page != "menu" else None
+                if ui.staff_page == "menu":
+                    ui.close_staff()
+                else:
+                    ui.staff_page = "menu"
             ui.out_menu = False
             ui.out_confirm = None
             ui.keyboard_seat = None
-        elif k == "keyboard" and type(v) is int:
-            if table.stage in (Stage.JOIN, Stage.OLDEST) and v in table.seated:
-                ui.keyboard_seat, ui.keyboard_shift = v, False
-                ui.keyboard_text = dict(table.names).get(v, "")   # a typed name is mended
-                ui.keyboard_layout = "hangul" if ui.lang == "ko" else "latin"
-        elif k.startswith("key") and ui.keyboard_seat is not None:
-            return self._keyboard(act, table, t)
         elif k == "pin_digit" and isinstance(v, int) and ui.pin_open:
             if len(ui.pin_entry) < PIN_DIGITS:
                 ui.pin_entry += str(v)
@@ -324,6 +315,25 @@ class Console:
         elif k == "pin_ok" or k.startswith("staff_"):
             allowed = ui.pin_open if k == "pin_ok" else ui.staff_open
             return self.staff(act) if self.staff is not None and allowed else []
+        else:
+            return None
+        return []
+
+    def perform(self, act: Act, table: Table) -> list[Input]:
+        """The inputs for ``act`` (stamped now), after any change to the screen's own state."""
+        gated = self.gate(act)
+        if gated is not None:
+            return gated
+        ui = self.ui
+        t = self.clock()
+        k, v = act.kind, act.value
+        if k == "keyboard" and type(v) is int:
+            if table.stage in (Stage.JOIN, Stage.OLDEST) and v in table.seated:
+                ui.keyboard_seat, ui.keyboard_shift = v, False
+                ui.keyboard_text = dict(table.names).get(v, "")   # a typed name is mended
+                ui.keyboard_layout = "hangul" if ui.lang == "ko" else "latin"
+        elif k.startswith("key") and ui.keyboard_seat is not None:
+            return self._keyboard(act, table, t)
         elif k == "lang" and isinstance(v, str) and v in LANGUAGES:
             ui.lang = v
         elif k == "variant" and isinstance(v, str):
@@ -375,6 +385,18 @@ class Console:
                 ui.dismiss()
                 return [made]
         return []
+
+
+def pin_key(key: int) -> Act | None:
+    """A key on the PIN keypad: a digit, Backspace or Delete clears, Enter is OK."""
+    digit = DIGITS.get(key)
+    if digit is not None:
+        return Act("pin_digit", digit)
+    if key in (pygame.K_BACKSPACE, pygame.K_DELETE):
+        return Act("pin_clear")
+    if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        return Act("pin_ok")
+    return None
 
 
 def _controller_input(act: Act, table: Table, t: int) -> Input | None:

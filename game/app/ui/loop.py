@@ -16,7 +16,10 @@ In a café (``kiosk``) the settings are behind the staff gate: F1, Tab and the s
 open a PIN keypad (``kiosk.try_pin``, rate-limited), and the Caught! button held together with
 seat 1's button (seat 0) for ``combo_hold_ms`` opens the staff menu too (those presses still
 reach the controller). Staff changes go to ``kiosk.change`` (kept in ``staff.toml``); timings
-apply from the next game. Attract mode shows the leaderboard, today / this week / all time.
+apply from the next game. Staff may switch the table to a referee race preset ("Table game"):
+the loop ends and the kiosk runs the preset in its place (``cmd_kiosk.run_kiosk``), the game in
+progress kept in its log for when the table comes back. Attract mode shows the leaderboard,
+today / this week / all time.
 """
 
 from __future__ import annotations
@@ -78,6 +81,50 @@ class PendingGo:
     seats: tuple[int, ...]
 
 
+def pin_ok(kiosk: Kiosk, ui: UiState, now: int) -> bool:
+    """The PIN keypad's OK: the digits typed go to the kiosk's lock (rate-limited, the count
+    of wrong PINs kept over restarts); True when the PIN opens the staff menu. Shared by the
+    card game and the kiosk's race presets, so there is one gate."""
+    entry, ui.pin_entry = ui.pin_entry, ""
+    if now < ui.pin_until_ns:
+        ui.pin_note = "ui_pin_wait"          # refused without checking
+        return False
+    if kiosk.lock is None:
+        ui.pin_note = "ui_pin_none"
+        return False
+    opened, wait = kiosk.try_pin(entry, now)
+    if opened:
+        ui.pin_until_ns = 0
+        return True
+    ui.pin_until_ns = now + wait if wait else 0   # a wait this PIN started, or one kept over a restart
+    ui.pin_note = "ui_pin_wait" if ui.pin_until_ns else "ui_pin_wrong"
+    return False
+
+
+def change_volume(kiosk: Kiosk, ui: UiState, sounds: Sounds, delta: int) -> None:
+    """The staff menu's volume − and +: heard at once (a tone at the new volume) and kept."""
+    volume = max(0, min(100, ui.volume + delta))
+    ui.volume = volume
+    sounds.set_volume(volume)
+    sounds.play("ready")
+    kiosk.change(volume=volume)
+
+
+def switch_game(kiosk: Kiosk, ui: UiState, now: int) -> bool:
+    """The staff menu's "Switch": the table game shown is kept in ``staff.toml`` and the staff
+    menu closes; True when the game running must stop for it. A game the seats cannot play is
+    refused with a notice (the menu greys its Switch out, and says why, beforehand)."""
+    game = ui.shown_game()
+    if game is None or game.id == ui.game:
+        return False
+    refusal = kiosk.choose_game(game)
+    if refusal is not None:
+        ui.notices.append((Message.of("refused", reason=refusal), now + NOTICE_NS))
+        return False
+    ui.close_staff()
+    return True
+
+
 class App:
     def __init__(self, *, detected: Detected, settings: TableSettings, seed: int, ui: UiState,
                  fonts: Fonts, surface: pygame.Surface, sounds: Sounds, log: TableLog | None = None,
@@ -131,6 +178,7 @@ class App:
             ui.locked = True
             ui.rig = kiosk.config
             ui.volume = kiosk.config.volume
+            ui.games = kiosk.table_games(detected.adapter.seats)
             sounds.set_volume(kiosk.config.volume)
         if self.resumed:
             self.after_resume()
@@ -405,28 +453,18 @@ class App:
         now = self.adapter.now_ns()
         k, v = act.kind, act.value
         if k == "pin_ok":
-            entry, ui.pin_entry = ui.pin_entry, ""
-            if now < ui.pin_until_ns:
-                ui.pin_note = "ui_pin_wait"          # refused without checking
-                return []
-            if kiosk.lock is None:
-                ui.pin_note = "ui_pin_none"
-                return []
-            opened, wait = kiosk.try_pin(entry, now)
-            if opened:
-                ui.pin_until_ns = 0
+            if pin_ok(kiosk, ui, now):
                 self.open_staff()
                 return []
-            ui.pin_until_ns = now + wait if wait else 0   # a wait this PIN started, or one kept over a restart
-            ui.pin_note = "ui_pin_wait" if ui.pin_until_ns else "ui_pin_wrong"
         elif k == "staff_page" and isinstance(v, str):
             ui.staff_page = v
         elif k == "staff_volume" and isinstance(v, int):
-            volume = max(0, min(100, ui.volume + v))
-            ui.volume = volume
-            self.sounds.set_volume(volume)
-            self.sounds.play("ready")
-            kiosk.change(volume=volume)
+            change_volume(kiosk, ui, self.sounds, v)
+        elif k == "staff_game" and isinstance(v, int):
+            ui.cycle_game(v)
+        elif k == "staff_switch":
+            if switch_game(kiosk, ui, now):
+                self.console.quit = True     # the kiosk runs the chosen game in this loop's place
         elif k == "staff_timing" and isinstance(v, tuple):
             name, delta = v
             assert name in dict(STAFF_TIMINGS)

@@ -1,22 +1,28 @@
 """Kiosk mode: the staff gate (a PIN keypad), the staff menu and its pages (race timings,
-seats and deck, confirmations), and the leaderboard over attract mode's demo game.
+seats and deck, confirmations, the table game), the same gate and a smaller menu over a race
+preset the table runs instead, and the leaderboard over attract mode's demo game.
 
-Drawing only reads: the café's settings come in ``UiState.rig`` (the kiosk's config), the
-leaderboard in a :class:`~.state.BoardView`."""
+Drawing only reads: the café's settings come in ``UiState.rig`` (the kiosk's config), the table
+games in ``UiState.games``, the leaderboard in a :class:`~.state.BoardView`."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pygame
 
 from ...cards import NUMBERS, Kind
-from ...i18n.lookup import decimal, kind_name
+from ...i18n import LANGUAGE_NAMES
+from ...i18n.lookup import decimal, kind_name, render
 from ..leaderboard import Row
 from ..rigconfig import RigConfig
 from . import theme
 from .actions import Act
-from .common import Scene, header, seconds_left
+from .common import Scene, header, regions
 from .paint import Painter
-from .state import PIN_DIGITS, STAFF_TIMINGS, VOLUME_STEP, BoardView
+from .state import PIN_DIGITS, STAFF_TIMINGS, VOLUME_STEP, BoardView, UiState
+
+S = 1_000_000_000
 
 
 def rig_of(s: Scene) -> RigConfig:
@@ -41,10 +47,13 @@ def _bottom_row(p: Painter, body: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect
 
 def draw_pin(p: Painter, s: Scene) -> None:
     """Digits 0-9, clear and OK; the digits typed as dots; why the last PIN did not open."""
-    ui = s.ui
     r = header(p, s, p.t("ui_staff_pin"), instruction=False)   # the game's turn is not staff's business
-    body = r.body.inflate(-p.px(16), -p.px(12))
-    waiting = s.now_ns < ui.pin_until_ns
+    pin_pad(p, s.ui, s.now_ns, r.body.inflate(-p.px(16), -p.px(12)))
+
+
+def pin_pad(p: Painter, ui: UiState, now_ns: int, body: pygame.Rect) -> None:
+    """The keypad, what was typed and the note beside it, in ``body`` (any screen's frame)."""
+    waiting = now_ns < ui.pin_until_ns
     if p.portrait:
         info = pygame.Rect(body.x, body.y, body.width, body.height * 2 // 5)
         pad = pygame.Rect(body.x, info.bottom + p.px(10), body.width, body.bottom - info.bottom - p.px(10))
@@ -76,7 +85,8 @@ def draw_pin(p: Painter, s: Scene) -> None:
     back = pygame.Rect(info.right - p.px(180), info.bottom - back_h, p.px(180), back_h)
     note = pygame.Rect(info.x, entry.bottom, info.width, back.y - entry.bottom)
     if waiting:
-        said, colour = p.t("ui_pin_wait", seconds=seconds_left(s, ui.pin_until_ns)), theme.BAD
+        seconds = max(0, -(-(ui.pin_until_ns - now_ns) // S))
+        said, colour = p.t("ui_pin_wait", seconds=seconds), theme.BAD
     elif ui.pin_note == "ui_pin_wrong":
         said, colour = p.t("ui_pin_wrong"), theme.BAD
     elif ui.pin_note == "ui_pin_none":
@@ -104,31 +114,81 @@ def draw_staff(p: Painter, s: Scene) -> None:
 def draw_staff_menu(p: Painter, s: Scene) -> None:
     r = header(p, s, p.t("ui_staff_menu"), instruction=False)
     body = r.body.inflate(-p.px(16), -p.px(8))
+    cells = _menu_cells(p, body, cells=8)
+    p.button(cells[0], p.t("ui_staff_rules"), Act("settings"), px=24)
+    p.button(cells[1], p.t("ui_staff_timings"), Act("staff_page", "timings"), px=24)
+    p.button(cells[2], p.t("ui_staff_deck"), Act("staff_page", "deck"), px=24)
+    volume_cell(p, cells[3], s.ui)
+    p.button(cells[4], p.t("ui_end_game"), Act("staff_page", "confirm-end"), px=24)
+    p.button(cells[5], p.t("ui_reset_board"), Act("staff_page", "confirm-reset"), px=24)
+    p.button(cells[6], p.t("ui_shutdown"), Act("staff_page", "confirm-shutdown"), colour=theme.BAD, px=24)
+    p.button(cells[7], p.t("ui_back"), Act("back"), colour=theme.GOOD, ink=theme.BLACK, px=24)
+    game_row(p, cells[-1], s.ui)
+
+
+def _menu_cells(p: Painter, body: pygame.Rect, cells: int) -> list[pygame.Rect]:
+    """A staff menu's ``cells`` buttons, two to a row in landscape and one in portrait, under
+    the table game's two rows across the top (the last of the list)."""
     cols = 1 if p.portrait else 2
-    cells = 8
-    rows = cells // cols
-    cw, ch = body.width // cols, body.height // rows
+    game_rows = 2
+    rows = -(-cells // cols) + game_rows
+    ch = body.height // rows
+    cw = body.width // cols
+    top = body.y + game_rows * ch
+    out = [pygame.Rect(body.x + (i % cols) * cw, top + (i // cols) * ch, cw, ch) for i in range(cells)]
+    return [*out, pygame.Rect(body.x, body.y, body.width, game_rows * ch)]
 
-    def cell(i: int) -> pygame.Rect:
-        return pygame.Rect(body.x + (i % cols) * cw, body.y + (i // cols) * ch, cw, ch)
 
-    p.button(cell(0), p.t("ui_staff_rules"), Act("settings"), px=24)
-    p.button(cell(1), p.t("ui_staff_timings"), Act("staff_page", "timings"), px=24)
-    p.button(cell(2), p.t("ui_staff_deck"), Act("staff_page", "deck"), px=24)
-    # volume: - [Volume 80 %] +
-    vol = cell(3)
-    step_w = min(vol.height + p.px(10), vol.width // 4)
-    p.button(pygame.Rect(vol.x, vol.y, step_w, vol.height), "−", Act("staff_volume", -VOLUME_STEP),
-             px=32, enabled=s.ui.volume > 0)
-    p.button(pygame.Rect(vol.right - step_w, vol.y, step_w, vol.height), "+", Act("staff_volume", VOLUME_STEP),
-             px=32, enabled=s.ui.volume < 100)
-    middle = pygame.Rect(vol.x + step_w, vol.y, vol.width - 2 * step_w, vol.height).inflate(-p.px(8), -p.px(8))
+def stepper(p: Painter, box: pygame.Rect, label: str, act: str, step: int, can_lower: bool, can_raise: bool) -> None:
+    """- [label] + in one cell: ``Act(act, -step)`` and ``Act(act, step)``."""
+    step_w = min(box.height + p.px(10), box.width // 4)
+    p.button(pygame.Rect(box.x, box.y, step_w, box.height), "−", Act(act, -step), px=32, enabled=can_lower)
+    p.button(pygame.Rect(box.right - step_w, box.y, step_w, box.height), "+", Act(act, step), px=32,
+             enabled=can_raise)
+    middle = pygame.Rect(box.x + step_w, box.y, box.width - 2 * step_w, box.height).inflate(-p.px(8), -p.px(8))
     p.fill(theme.PANEL, middle, radius=8)
-    p.text(p.t("ui_volume", volume=s.ui.volume), middle.inflate(-p.px(8), -p.px(4)), 24)
-    p.button(cell(4), p.t("ui_end_game"), Act("staff_page", "confirm-end"), px=24)
-    p.button(cell(5), p.t("ui_reset_board"), Act("staff_page", "confirm-reset"), px=24)
-    p.button(cell(6), p.t("ui_shutdown"), Act("staff_page", "confirm-shutdown"), colour=theme.BAD, px=24)
-    p.button(cell(7), p.t("ui_back"), Act("back"), colour=theme.GOOD, ink=theme.BLACK, px=24)
+    p.text(label, middle.inflate(-p.px(8), -p.px(4)), 24)
+
+
+def volume_cell(p: Painter, box: pygame.Rect, ui: UiState) -> None:
+    stepper(p, box, p.t("ui_volume", volume=ui.volume), "staff_volume", VOLUME_STEP, ui.volume > 0, ui.volume < 100)
+
+
+def game_row(p: Painter, box: pygame.Rect, ui: UiState) -> None:
+    """"Table game": ‹ and › look through what the table can run (Cheating Moth and every race
+    preset), each with the players it takes on this rig or why the seats wired cannot play it;
+    Switch runs the one shown (greyed out for the one running and for one the seats cannot play)."""
+    game = ui.shown_game()
+    name = game.name(p.lang) if game is not None else p.t("ui_title")
+    running = game is None or game.id == ui.game
+    if game is None:
+        detail, ink = "", theme.DIM
+    elif not game.playable:
+        detail, ink = p.t("ui_game_needs", players=game.low, seats=game.wired), theme.BAD
+    elif game.low == game.high:
+        detail, ink = p.t("ui_game_players_one", players=game.low), theme.DIM
+    else:
+        detail, ink = p.t("ui_game_players", low=game.low, high=game.high), theme.DIM
+    can_switch = game is not None and not running and game.playable
+    label = p.t("ui_game_running" if running else "ui_game_switch")
+    many = len(ui.games) > 1
+    # Two lines: ‹ the game › on top; what it takes on this rig (or why not) and Switch under it.
+    top = pygame.Rect(box.x, box.y, box.width, box.height // 2)
+    bottom = pygame.Rect(box.x, top.bottom, box.width, box.bottom - top.bottom)
+    step_w = min(top.height + p.px(10), top.width // 5)
+    switch_w = max(p.px(150), bottom.width // 4) if not p.portrait else bottom.width * 2 // 5
+    p.button(pygame.Rect(top.x, top.y, step_w, top.height), "‹", Act("staff_game", -1), px=32, enabled=many)
+    p.button(pygame.Rect(top.right - step_w, top.y, step_w, top.height), "›", Act("staff_game", 1), px=32,
+             enabled=many)
+    panel = pygame.Rect(top.x + step_w, top.y, top.width - 2 * step_w, top.height).inflate(-p.px(8), -p.px(8))
+    p.fill(theme.PANEL, panel, radius=8)
+    p.text(f"{p.t('ui_table_game')}: {name}", panel.inflate(-p.px(10), -p.px(4)), 24,
+           theme.TEXT if running else theme.WARN, cut=True)
+    words = pygame.Rect(bottom.x, bottom.y, bottom.width - switch_w, bottom.height)
+    p.text(detail, words.inflate(-p.px(16), -p.px(4)), 22, ink, align="left")
+    p.button(pygame.Rect(words.right, bottom.y, switch_w, bottom.height), label,
+             Act("staff_switch", game.id if game is not None else None), colour=theme.GOOD, ink=theme.BLACK, px=24,
+             enabled=can_switch)
 
 
 def draw_timings(p: Painter, s: Scene) -> None:
@@ -200,9 +260,15 @@ def draw_deck(p: Painter, s: Scene) -> None:
 
 def draw_confirm(p: Painter, s: Scene, what: str) -> None:
     """Reset the leaderboard, end the game, shut down: asked once more."""
-    title = {"reset": "ui_reset_board", "end": "ui_end_game", "shutdown": "ui_shutdown"}[what]
-    r = header(p, s, p.t(title), instruction=False)
-    body = r.body.inflate(-p.px(24), -p.px(12))
+    r = header(p, s, p.t(CONFIRM_TITLES[what]), instruction=False)
+    confirm_body(p, r.body.inflate(-p.px(24), -p.px(12)), what)
+
+
+CONFIRM_TITLES = {"reset": "ui_reset_board", "end": "ui_end_game", "shutdown": "ui_shutdown"}
+
+
+def confirm_body(p: Painter, body: pygame.Rect, what: str) -> None:
+    """The question and Yes / No in ``body``."""
     button_h = p.px(90 if p.portrait else 70)
     question = pygame.Rect(body.x, body.y, body.width, body.height - button_h - p.px(12))
     p.text(p.t(f"ui_confirm_{what}"), question, 32)
@@ -212,6 +278,62 @@ def draw_confirm(p: Painter, s: Scene, what: str) -> None:
              colour=theme.BAD, px=28)
     p.button(pygame.Rect(body.centerx + p.px(10), y, w, button_h), p.t("ui_no"), Act("back"),
              colour=theme.GOOD, ink=theme.BLACK, px=28)
+
+
+# -- the staff screens over a race preset -----------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RacesStaffView:
+    """The kiosk's staff screens while the table runs a race preset: the gate's and the menu's
+    state (``ui``), the time on the input's clock, and the players racing with the range the
+    preset and the seats wired allow."""
+
+    ui: UiState
+    now_ns: int
+    players: int
+    low: int
+    high: int
+
+
+def draw_races_staff(p: Painter, v: RacesStaffView) -> str:
+    """The PIN keypad, the staff menu or its confirmation, in a frame of their own (the race
+    screen's is the table's); returns the screen's name as ``screen_of`` would."""
+    ui = v.ui
+    if ui.pin_open:
+        pin_pad(p, ui, v.now_ns, staff_frame(p, v, p.t("ui_staff_pin")))
+        return "pin"
+    page = ui.staff_page or "menu"
+    if page.startswith("confirm-"):
+        what = page.removeprefix("confirm-")
+        confirm_body(p, staff_frame(p, v, p.t(CONFIRM_TITLES[what])).inflate(-p.px(8), -p.px(4)), what)
+        return "staff-confirm"
+    body = staff_frame(p, v, p.t("ui_staff_menu"))
+    cells = _menu_cells(p, body, cells=6 if not p.portrait else 5)
+    stepper(p, cells[0], p.t("ui_players_count", players=v.players), "staff_players", 1, v.players > v.low,
+            v.players < v.high)
+    volume_cell(p, cells[1], ui)
+    p.button(cells[2], f"{p.t('ui_language')}: {LANGUAGE_NAMES[p.lang]}", Act("staff_lang"), px=24)
+    p.button(cells[3], p.t("ui_shutdown"), Act("staff_page", "confirm-shutdown"), colour=theme.BAD, px=24)
+    # Back under Shut down in landscape (the cell beside it left empty), the last in portrait.
+    p.button(cells[5] if not p.portrait else cells[4], p.t("ui_back"), Act("back"), colour=theme.GOOD,
+             ink=theme.BLACK, px=24)
+    game_row(p, cells[-1], ui)
+    return "staff"
+
+
+def staff_frame(p: Painter, v: RacesStaffView, title: str) -> pygame.Rect:
+    """The table screens' proportions (header, body, footer) with the title and the latest
+    notice; returns the body with its margins."""
+    r = regions(p)
+    p.fill(theme.BG)
+    p.fill(theme.PANEL, r.header)
+    pad = p.px(10)
+    p.text(title, r.header.inflate(-2 * pad, -p.px(6)), 28, cut=True)
+    p.fill(theme.PANEL, r.footer)
+    notice = v.ui.notice(v.now_ns)
+    if notice is not None:
+        p.text(render(notice, p.lang), r.footer.inflate(-2 * pad, -p.px(8)), 28, theme.WARN)
+    return r.body.inflate(-p.px(16), -p.px(12))
 
 
 # -- the leaderboard in attract mode -----------------------------------------------------------

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...controller import Table
 from ...engine import Event
 from ...messages import Message
 from ..leaderboard import Fastest, Row
-from ..rigconfig import RigConfig
+from ..rigconfig import CHEATING_MOTH, RigConfig
+
+if TYPE_CHECKING:
+    from ..kiosk import TableGame
 
 MS = 1_000_000
 NOTICE_NS = 4_000 * MS
@@ -103,6 +107,9 @@ class UiState:
     rig: RigConfig | None = None             # the café's config as the staff menu shows it
     volume: int = 80                         # percent
     board: BoardView | None = None           # attract mode's leaderboard (None: not shown)
+    games: tuple[TableGame, ...] = ()        # what the table can run (the staff menu's "Table game")
+    game: str = CHEATING_MOTH                # the game running
+    game_choice: str | None = None           # the menu's choice, not yet switched to (None: the running)
 
     @property
     def staff_open(self) -> bool:
@@ -114,6 +121,21 @@ class UiState:
         self.pin_open = False
         self.pin_entry = ""
         self.pin_note = None
+        self.game_choice = None
+
+    def shown_game(self) -> TableGame | None:
+        """The table game the staff menu shows: the one chosen, else the one running."""
+        wanted = self.game_choice or self.game
+        return next((g for g in self.games if g.id == wanted), self.games[0] if self.games else None)
+
+    def cycle_game(self, step: int) -> None:
+        """The staff menu's ‹ and ›: the previous or next table game (switched to only by
+        "Switch", so that looking through them changes nothing)."""
+        shown = self.shown_game()
+        if shown is None:
+            return
+        ids = [g.id for g in self.games]
+        self.game_choice = ids[(ids.index(shown.id) + step) % len(ids)]
 
     def notice(self, now_ns: int) -> Message | None:
         """The newest notice still up at ``now_ns``."""

@@ -1,0 +1,356 @@
+"""A race preset as the kiosk's table game: :class:`~.race_app.RaceApp` full screen on the
+kiosk's input, screen, fonts and sounds, with the kiosk's staff gate around it.
+
+The gate is the card game's: F1 or Tab (or a ``settings`` tap) open the PIN keypad, checked by
+the kiosk's lock (rate-limited, the count of wrong PINs kept over restarts), and the Caught!
+button held with seat 1's button for ``combo_hold_ms`` opens the staff menu. The menu here is
+smaller: the table game (back to Cheating Moth, or another preset), how many players race, the
+volume, the language, and shutting down; it locks again after ``STAFF_IDLE_NS`` untouched. Esc
+never quits: a café's rig is not quit from a keyboard.
+
+The race screen drains the adapter itself, so the adapter it gets shows each record to the
+combination first (:class:`_Watched`). A race armed or running while both combination buttons
+are down is called off (nothing of it counts): the red button that starts a race is one of them,
+and a seat held through arming would otherwise be judged a false start.
+
+Results stay in memory: the session on screen, and each ended session in ``kiosk.race_sessions``
+(the players changed, the table switched). :func:`open_race_record` is where the referee
+session log is to be opened.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import pygame
+
+from firmware_host.records import SeatLight
+
+from ...controller.effects import Leds, Light
+from ...controller.inputs import Input
+from ...i18n import LANGUAGES
+from ...i18n.lookup import render
+from ...inputs import CaughtPress, CaughtRelease, Go, Press, Release
+from ...messages import Message
+from ...referee.session import CallOff, Phase, Session, SessionInput, new_session
+from ...staff import Combo
+from ..cmd_referee import names_for
+from ..kiosk import Kiosk, TableGame
+from ..ui.actions import Act
+from ..ui.adapters import Detected, InputAdapter
+from ..ui.console import Console, pin_key
+from ..ui.fonts import Fonts
+from ..ui.loop import STAFF_IDLE_NS, change_volume, pin_ok, switch_game
+from ..ui.paint import Painter
+from ..ui.render import Frame
+from ..ui.screens_staff import RacesStaffView, draw_races_staff
+from ..ui.sound import Sounds
+from ..ui.state import NOTICE_NS, UiState
+from .race_app import RaceApp
+
+MS = 1_000_000
+S = 1_000_000_000
+#: Inputs of the session on screen kept in memory, the newest; a day's races are a few
+#: thousand inputs, so this bounds only a rig left racing for weeks.
+MAX_KEPT_INPUTS = 100_000
+#: The staff pages the menu here has (the card game's timings, deck and leaderboard are not
+#: this game's).
+PAGES = ("menu", "confirm-shutdown")
+
+
+class _Watched:
+    """The kiosk's input adapter as the race screen sees it, with each record it drains shown
+    to ``seen`` first (the staff combination), then passed on unchanged."""
+
+    def __init__(self, adapter: InputAdapter, seen: Callable[[object], None]) -> None:
+        self._adapter = adapter
+        self._seen = seen
+
+    def __getattr__(self, name: str) -> Any:
+        # The board's link (``info``, ``wait_connected``) and guard light, as the shell asks.
+        return getattr(self._adapter, name)
+
+    @property
+    def clock(self) -> str:
+        return self._adapter.clock
+
+    @property
+    def resolution_ns(self) -> int:
+        return self._adapter.resolution_ns
+
+    @property
+    def seats(self) -> int:
+        return self._adapter.seats
+
+    def now_ns(self) -> int:
+        return self._adapter.now_ns()
+
+    def drain(self) -> list[Any]:
+        records = list(self._adapter.drain())
+        for record in records:
+            self._seen(record)
+        return records
+
+    def arm(self, seats: Iterable[int]) -> object:
+        return self._adapter.arm(seats)
+
+    def go(self, seats: Iterable[int]) -> Go:
+        return self._adapter.go(seats)
+
+    def show(self, lights: Mapping[int, SeatLight]) -> None:
+        self._adapter.show(lights)
+
+    def close(self) -> None:
+        self._adapter.close()
+
+
+def open_race_record(kiosk: Kiosk, session: Session) -> deque[SessionInput]:
+    """Where a referee session's inputs go, each before its effects run. THE place for the
+    referee session log (``race_log.py``) to be opened, in ``kiosk.data``, with its notices
+    added to ``kiosk.notes``; until then the inputs are kept in memory (the newest
+    ``MAX_KEPT_INPUTS``), beside the session's results."""
+    return deque(maxlen=MAX_KEPT_INPUTS)
+
+
+class KioskRaces:
+    """The kiosk's table running race preset ``game``: the race screen, or the staff screens
+    over it while the gate or the menu is open. ``run`` returns when staff switch the table to
+    another game (``kiosk.config.game`` says which), shut down, or the window is closed."""
+
+    def __init__(self, *, kiosk: Kiosk, detected: Detected, game: TableGame, surface: pygame.Surface,
+                 fonts: Fonts, sounds: Sounds, seed: int, lang: str | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
+        assert game.preset is not None and game.playable, game
+        self.kiosk = kiosk
+        self.detected = detected
+        self.adapter = detected.adapter
+        self.game = game
+        self.surface = surface
+        self.fonts = fonts
+        self.sounds = sounds
+        self.seed = seed
+        self.say = say
+        config = kiosk.config
+        self.ui = UiState(lang=lang or config.lang, input_name=detected.name, locked=True, rig=config, volume=config.volume,
+                          games=kiosk.table_games(self.adapter.seats), game=game.id)
+        sounds.set_volume(config.volume)
+        self.console = Console(self.ui, self.adapter.now_ns, self.adapter.clock, seats=0)
+        self.console.staff = self.staff_act
+        self.combo = Combo(hold_ns=config.combo_hold_ms * MS)
+        self.watched = _Watched(self.adapter, self.combo_edge)
+        self.quit = False
+        self.resumed = False          # a race session starts afresh (the card game's log resumes)
+        self.frame: Frame | None = None
+        self.last_activity_ns = self.adapter.now_ns()
+        self.sessions = 0
+        self.inputs: deque[SessionInput] = deque()
+        self._shown: tuple[Message, int] | None = None
+        self.players = game.players(config.game_players)
+        self.race = self._race(self.players)
+        # What the card game lit is not this game's: every seat dark, then this game's lights.
+        self.race.perform(Leds((Light.OFF,) * self.adapter.seats, Light.OFF))
+        self.race.perform(self.race.lights())
+
+    def _race(self, players: int) -> RaceApp:
+        """A fresh session of the preset for ``players`` (seats 1 to ``players`` race)."""
+        assert self.game.preset is not None
+        self.sessions += 1
+        session = new_session(self.game.preset, players, clock=self.adapter.clock,
+                              resolution_ns=self.adapter.resolution_ns, seed=self.seed + self.sessions,
+                              t_ns=self.adapter.now_ns())
+        self.inputs = open_race_record(self.kiosk, session)
+        return RaceApp(detected=Detected(self.watched, self.detected.name), session=session,
+                       names=names_for(players), lang=self.ui.lang, fonts=self.fonts, surface=self.surface,
+                       sounds=self.sounds, say=self.say, record=self.inputs.append)
+
+    @property
+    def overlay(self) -> bool:
+        return self.ui.pin_open or self.ui.staff_open
+
+    # -- the staff gate ------------------------------------------------------------------------
+
+    def combo_edge(self, edge: object, now: int | None = None) -> None:
+        """The Caught! button and seat 1's button held together open the staff menu."""
+        if isinstance(edge, (CaughtPress, CaughtRelease)):
+            self.combo, fired = self.combo.update(edge.t_ns, caught_down=isinstance(edge, CaughtPress))
+        elif isinstance(edge, (Press, Release)) and edge.player == 0:
+            self.combo, fired = self.combo.update(edge.t_ns, seat0_down=isinstance(edge, Press))
+        elif now is not None:
+            self.combo, fired = self.combo.update(now)
+        else:
+            return
+        if fired:
+            self.open_staff()
+
+    def open_staff(self) -> None:
+        self.ui.close_staff()
+        self.ui.staff_page = "menu"
+        self.ui.rig = self.kiosk.config
+        self.last_activity_ns = self.adapter.now_ns()
+
+    def act(self, act: Act) -> None:
+        """A staff screen's tap or key: the gate's acts are the console's (one gate for both games)."""
+        self.console.gate(act)
+
+    def staff_act(self, act: Act) -> list[Input]:
+        """The PIN's OK and the menu's buttons (let through by the console only while the keypad,
+        or the menu, is up)."""
+        kiosk, ui = self.kiosk, self.ui
+        now = self.adapter.now_ns()
+        k, v = act.kind, act.value
+        if k == "pin_ok":
+            if pin_ok(kiosk, ui, now):
+                self.open_staff()
+        elif k == "staff_page" and v in PAGES:
+            ui.staff_page = str(v)
+        elif k == "staff_volume" and isinstance(v, int):
+            change_volume(kiosk, ui, self.sounds, v)
+        elif k == "staff_game" and isinstance(v, int):
+            ui.cycle_game(v)
+        elif k == "staff_switch":
+            if switch_game(kiosk, ui, now):
+                self.quit = True          # the kiosk runs the chosen game in this one's place
+        elif k == "staff_players" and isinstance(v, int):
+            self.set_players(self.players + v, now)
+        elif k == "staff_lang":
+            lang = LANGUAGES[(LANGUAGES.index(ui.lang) + 1) % len(LANGUAGES)]
+            ui.lang = self.race.lang = lang
+            kiosk.change(lang=lang)
+        elif k == "staff_yes" and ui.staff_page == "confirm-shutdown":
+            kiosk.shutdown_requested = True
+            self.quit = True
+        ui.rig = kiosk.config
+        return []
+
+    def set_players(self, players: int, now: int) -> None:
+        """Another number of players: the session so far is kept and a fresh one starts (a tally
+        over different tables would compare nothing); kept in ``staff.toml`` for every preset."""
+        players = max(self.game.low, min(self.game.high, players))
+        if players == self.players:
+            return
+        self.kiosk.keep_race_session(self.race.session)
+        self.kiosk.change(game_players=players)
+        self.players = players
+        self.race = self._race(players)
+        self.race.perform(Leds((Light.OFF,) * self.adapter.seats, Light.OFF))
+        self.race.perform(self.race.lights())
+        self.ui.notices.append((Message.of("ui_players_new", players=players), now + NOTICE_NS))
+
+    def end(self) -> None:
+        """The table leaves this game (a switch, a shutdown): the session's results are kept and
+        the seats go dark for what comes next."""
+        self.kiosk.keep_race_session(self.race.session)
+        self.race.perform(Leds((Light.OFF,) * self.adapter.seats, Light.OFF))
+
+    # -- events --------------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.quit = True
+        elif event.type in (pygame.KEYDOWN, pygame.KEYUP):
+            self.key(event.key, event.type == pygame.KEYDOWN)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+            self.tap(event.pos)
+        elif event.type == pygame.FINGERDOWN:
+            w, h = self.surface.get_size()
+            self.tap((int(event.x * w), int(event.y * h)))
+
+    def key(self, key: int, down: bool) -> None:
+        if down:
+            self.last_activity_ns = self.adapter.now_ns()
+        if self.overlay and down:
+            if key in (pygame.K_ESCAPE, pygame.K_F1, pygame.K_TAB):
+                self.act(Act("back"))
+            elif self.ui.pin_open:
+                act = pin_key(key)
+                if act is not None:
+                    self.act(act)
+            return
+        if down and key in (pygame.K_F1, pygame.K_TAB):
+            self.act(Act("settings"))     # locked: the PIN keypad
+        elif key != pygame.K_ESCAPE:
+            # Releases always reach the race (a keyboard seat held when the menu opened is let go).
+            self.race.key(key, down)
+
+    def tap(self, pos: tuple[int, int]) -> None:
+        self.last_activity_ns = self.adapter.now_ns()
+        frame = self.frame
+        if frame is None:
+            return
+        for spot in reversed(frame.hotspots):
+            if spot.rect.collidepoint(pos):
+                if self.overlay or spot.act.kind == "settings":
+                    self.act(spot.act)
+                else:
+                    self.race.host(spot.act)
+                return
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def poll(self) -> None:
+        """The race's edges (the combination sees them first), GO and ticks; then the
+        combination's time, and the menu's lock after ``STAFF_IDLE_NS`` untouched."""
+        self.race.poll()
+        now = self.adapter.now_ns()
+        self.combo_edge(None, now)
+        if (self.combo.caught_down and self.combo.seat0_down
+                and self.race.session.phase in (Phase.ARMED, Phase.RUNNING)):
+            self.race.feed(CallOff(now))
+        if self.overlay and now - self.last_activity_ns >= STAFF_IDLE_NS:
+            self.ui.close_staff()         # staff walked away: lock again
+
+    def draw(self) -> Frame:
+        now = self.adapter.now_ns()
+        if self.overlay:
+            p = Painter(self.surface, self.fonts, self.ui.lang)
+            screen = draw_races_staff(p, RacesStaffView(self.ui, now, self.players, self.game.low, self.game.high))
+            self.frame = Frame(screen, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts), tuple(p.boxes))
+            return self.frame
+        self._footer_notice(now)
+        drawn = self.race.draw()
+        self.frame = Frame("race", drawn.hotspots, drawn.overflows, ())   # type: ignore[arg-type]
+        return self.frame
+
+    def _footer_notice(self, now: int) -> None:
+        """The kiosk's notices (start-up notes, staff changes) in the race screen's footer,
+        each for as long as it is up; the race's own refusals come and go between them."""
+        for message, until in reversed(self.ui.notices):
+            if now < until:
+                if self._shown != (message, until):
+                    self._shown = (message, until)
+                    self.race.notice = (render(message, self.race.lang), until)
+                return
+
+    def next_due_ns(self) -> int | None:
+        due = [t for t in (self.race.go.t_ns if self.race.go else None,
+                           self.race.wakes[0] if self.race.wakes else None) if t is not None]
+        return min(due) if due else None
+
+    def run(self, *, fps: int = 60, max_frames: int | None = None,
+            on_frame: Callable[[KioskRaces], None] | None = None) -> int:
+        """Events, the race, the staff gate, a frame, ``on_frame`` (the watchdog), until the
+        table switches, shuts down or the window closes (or ``max_frames``)."""
+        clock = pygame.time.Clock()
+        frames = 0
+        while not self.quit and (max_frames is None or frames < max_frames):
+            for event in pygame.event.get():
+                self.handle(event)
+            self.poll()
+            self.draw()
+            if pygame.display.get_surface() is self.surface:
+                pygame.display.flip()
+            if on_frame is not None:
+                on_frame(self)
+            frames += 1
+            if self.quit or (max_frames is not None and frames >= max_frames):
+                break
+            due = self.next_due_ns()
+            # Sleep to the next frame, or less if GO or a tick falls due sooner.
+            if due is not None and due - self.adapter.now_ns() < S // fps:
+                pygame.time.wait(max(0, (due - self.adapter.now_ns()) // MS))
+            else:
+                clock.tick(fps)
+        return frames
+
