@@ -61,6 +61,7 @@ EN: dict[str, str] = {
     # The race screen (game/app/referee/race_screen.py).
     "ref_race_start": "Start",
     "ref_race_again": "Run it again",
+    "ref_race_call_off": "Call off",
     "ref_race_back": "Race",
     "ref_race_losses": "Losses",
     "ref_race_press_start": "Press Start (the red button) to arm.",
@@ -148,6 +149,7 @@ DE: dict[str, str] = {
     # The race screen (game/app/referee/race_screen.py).
     "ref_race_start": "Start",
     "ref_race_again": "Noch einmal",
+    "ref_race_call_off": "Abbrechen",
     "ref_race_back": "Rennen",
     "ref_race_losses": "Niederlagen",
     "ref_race_press_start": "Zum Scharfschalten Start drücken (der rote Knopf).",
@@ -235,6 +237,7 @@ FR: dict[str, str] = {
     # The race screen (game/app/referee/race_screen.py).
     "ref_race_start": "Départ",
     "ref_race_again": "On recommence",
+    "ref_race_call_off": "Annuler",
     "ref_race_back": "Course",
     "ref_race_losses": "Défaites",
     "ref_race_press_start": "Appuyez sur Départ (le bouton rouge) pour armer.",
@@ -322,6 +325,7 @@ ES: dict[str, str] = {
     # The race screen (game/app/referee/race_screen.py).
     "ref_race_start": "Empezar",
     "ref_race_again": "Otra vez",
+    "ref_race_call_off": "Cancelar",
     "ref_race_back": "Carrera",
     "ref_race_losses": "Derrotas",
     "ref_race_press_start": "Pulsa Empezar (el botón rojo) para armar.",
@@ -409,6 +413,7 @@ KO: dict[str, str] = {
     # The race screen (game/app/referee/race_screen.py).
     "ref_race_start": "시작",
     "ref_race_again": "다시 하기",
+    "ref_race_call_off": "취소",
     "ref_race_back": "경주",
     "ref_race_losses": "패배",
     "ref_race_press_start": "시작(빨간 버튼)을 눌러 준비하세요.",

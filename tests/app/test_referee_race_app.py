@@ -142,6 +142,11 @@ def test_keys_start_call_off_and_a_refusal_is_said() -> None:
     assert app.session.phase is Phase.ARMED
     app.key(pygame.K_c, True)
     assert app.session.phase is Phase.READY and app.session.number == 1 and app.session.results == ()
+    app.key(pygame.K_RETURN, True)                           # race 2, called off with a tap this time
+    app.draw()
+    (call_off,) = [h for h in app.frame.hotspots if h.act.kind == "call_off"]
+    app.tap(call_off.rect.center)
+    assert app.session.phase is Phase.READY and app.session.number == 2 and app.session.results == ()
     app.key(pygame.K_t, True)
     assert app.stats
     app.draw()

@@ -760,7 +760,8 @@ def _glyph(p: Painter, kind: str, box: pygame.Rect) -> None:
 # -- buttons and keys ------------------------------------------------------------------------
 
 def _acts(p: Painter, v: RaceView) -> list[tuple[str, Act, theme.RGB, theme.RGB]]:
-    """The host's buttons, left to right: the chart, voiding the winner (a wrong slap), start."""
+    """The host's buttons, left to right: the chart, voiding the winner (a wrong slap), start
+    (or, while a race is armed or running, calling it off)."""
     s = v.session
     acts = [(p.t("ref_race_back" if v.stats else "ref_stats"), Act("stats"), theme.BUTTON, theme.BUTTON_TEXT)]
     if s.phase is Phase.DECIDED and s.preset.table_may_void and s.result is not None:
@@ -775,6 +776,10 @@ def _acts(p: Painter, v: RaceView) -> list[tuple[str, Act, theme.RGB, theme.RGB]
         else:
             label = p.t("ref_race_start")
         acts.append((label, Act("start"), theme.GO_GREEN, theme.BLACK))
+    else:
+        # A race that cannot go on (a bell-slap round the table gave up on, GO that never
+        # came): a touch screen needs the C key's way out too.
+        acts.append((p.t("ref_race_call_off"), Act("call_off"), theme.BAD, theme.BLACK))
     return acts
 
 
