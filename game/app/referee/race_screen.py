@@ -19,21 +19,17 @@ from ...race import RaceKind
 from ...referee.presets import FalseStartRule, GoSource, Outcome
 from ...referee.race import Place, RefereeResult, Rerun
 from ...referee.session import Phase, Session
-from ...referee.stats import PlayerStats, quartile_ns, session_stats
 from ..ui import theme
 from ..ui.actions import Act
-from ..ui.axis import axis_ticks
 from ..ui.paint import Painter
 from ..ui.photo_board import VOIDED, board_of
 from ..ui.screens_photo import LOSER_ROW, WINNER_ROW, photo_finish, place_text
-from ..ui.screens_reactions import whole_ms
+from .race_chart import draw_stats
 
 MS = 1_000_000
 #: The tally sits in the header beside the title while each chip gets this much (480-px
 #: units); more racers get a strip of their own under the header.
 TALLY_CHIP_MIN = 96
-#: The chart's axis reaches at least this far, so one quick press is not drawn as slow.
-CHART_MIN_NS = 300 * MS
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +43,10 @@ class RaceView:
     now_ns: int
     notice: str = ""
     stats: bool = False
+
+    def name(self, seat: int) -> str:
+        """The seat's player's name (a seat without one: its number, from 1)."""
+        return self.names[seat] if seat < len(self.names) else str(seat + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def draw_race(p: Painter, v: RaceView) -> None:
     if f.tally is not None:
         _tally(p, v, f.tally)
     if v.stats:
-        _stats(p, v, f.body)
+        draw_stats(p, v, f.body)
     else:
         _race(p, v, f.body)
     _buttons(p, v, f.buttons)
@@ -144,13 +144,9 @@ def _tally_per_row(p: Painter, racers: int, width: int) -> int:
     return -(-racers // rows)
 
 
-def _name(v: RaceView, seat: int) -> str:
-    return v.names[seat] if seat < len(v.names) else str(seat + 1)
-
-
 def _names(p: Painter, v: RaceView, seats: Sequence[int]) -> str:
     """"Bea", "Bea and Cem", "Bea, Cem and Dan" in the screen's language."""
-    names = [_name(v, seat) for seat in seats]
+    names = [v.name(seat) for seat in seats]
     if len(names) < 2:
         return "".join(names)
     return ", ".join(names[:-1]) + p.t("word_and") + names[-1]
@@ -217,7 +213,7 @@ def _chips(p: Painter, v: RaceView, box: pygame.Rect, per_row: int) -> None:
         count = s.wins(seat) if first_wins else s.losses(seat)
         count_w = max(p.px(34), chip.width // 4)
         inner = chip.inflate(-p.px(10), -p.px(2))
-        p.text(_name(v, seat), pygame.Rect(inner.x, inner.y, inner.width - count_w, inner.height), 22,
+        p.text(v.name(seat), pygame.Rect(inner.x, inner.y, inner.width - count_w, inner.height), 22,
                theme.BLACK, align="left", cut=True)
         p.text(str(count), pygame.Rect(inner.right - count_w, inner.y, count_w, inner.height), 26, theme.BLACK,
                align="right", wrap=False)
@@ -320,7 +316,7 @@ def _press_chips(p: Painter, v: RaceView, box: pygame.Rect, per_row: int) -> Non
         # wide has no room for both on one line.
         top = pygame.Rect(inner.x, inner.y, inner.width, inner.height // 2)
         bottom = pygame.Rect(inner.x, top.bottom, inner.width, inner.height - top.height)
-        p.text(_name(v, seat), top, 22, ink, align="left", cut=True)
+        p.text(v.name(seat), top, 22, ink, align="left", cut=True)
         if place is not None:
             figure = _ms(p, place.reaction_ns) if place.reaction_ns is not None else place_text(p, place.place)
             p.text(figure, bottom, 22, theme.BLACK, align="right", wrap=False)
@@ -408,7 +404,7 @@ def _headline(p: Painter, v: RaceView, r: RefereeResult) -> str:
     if not deciding:
         return p.t("ref_nobody")
     seat = deciding[0]
-    name = _name(v, seat)
+    name = v.name(seat)
     place = _place_of(r, seat)
     if first_wins:
         if place is None:
@@ -540,7 +536,7 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
         cells = [pygame.Rect(xs[c], row.y, xs[c + 1] - xs[c], row.height).inflate(-p.px(6), -p.px(4))
                  for c in range(len(widths))]
         p.text(place, cells[0], 22, theme.TEXT, align="left", wrap=False)
-        p.chip(cells[1], seat, _name(v, seat), px=22)
+        p.chip(cells[1], seat, v.name(seat), px=22)
         p.text(reading, cells[2], 24, theme.TEXT, align="right", wrap=False)
         if cols == 1:
             p.text(gap, cells[3], 20, theme.DIM, align="right", wrap=False)
@@ -553,210 +549,6 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
                    cut=True)
 
 
-# -- statistics ------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class _Column:
-    """A column of figures beside the chart: the chart's mark it reads ("best", "median",
-    "spread"; "" for a count), its caption, a figure and an ink per racer, its width."""
-
-    glyph: str
-    caption: str
-    figures: tuple[str, ...]
-    inks: tuple[theme.RGB, ...]
-    width: int
-
-
-def _columns(p: Painter, v: RaceView, stats: Sequence[PlayerStats], timed: bool) -> list[_Column]:
-    first_wins = v.session.preset.outcome is Outcome.FIRST_WINS
-    made: list[tuple[str, str, list[str], list[theme.RGB]]] = []
-    if timed:
-        made += [("best", p.t("ref_best"), [whole_ms(st.best_ns) for st in stats], [theme.TEXT] * len(stats)),
-                 ("median", p.t("ref_median"), [whole_ms(st.median_ns) for st in stats], [theme.TEXT] * len(stats)),
-                 ("spread", p.t("ref_spread"), [whole_ms(st.iqr_ns) for st in stats], [theme.DIM] * len(stats))]
-    made += [("", p.t("ref_tally" if first_wins else "ref_race_losses"),
-              [str(st.wins if first_wins else st.losses) for st in stats], [theme.TEXT] * len(stats)),
-             ("", p.t("ref_false_starts"), [str(st.false_starts) for st in stats],
-              [theme.BAD if st.false_starts else theme.DIM for st in stats])]
-    columns = []
-    for glyph, caption, figures, inks in made:
-        # As wide as its widest figure or the longest word of its caption (captions wrap).
-        word = max(p.fonts.size(w, p.px(20))[0] for w in caption.split(" ")) + (p.px(18) if glyph else 0)
-        width = max(word, *(p.fonts.size(f, p.px(24))[0] for f in figures)) + p.px(14)
-        columns.append(_Column(glyph, caption, tuple(figures), tuple(inks), width))
-    return columns
-
-
-def _stats(p: Painter, v: RaceView, box: pygame.Rect) -> None:
-    """Per racer: a bar to the median reaction, a box over the middle half of the times (the
-    interquartile range: one slow, distracted press does not stretch it), a dot at the best;
-    with the figures, the wins (or losses) and the false starts. The chart sits between the
-    name and the figures on a wide screen, under them on a narrow one (a line of its own)."""
-    s = v.session
-    p.fill(theme.PANEL, box, radius=12)
-    inner = box.inflate(-p.px(16), -p.px(10))
-    if not s.results:
-        p.text(p.t("ref_race_stats_none"), inner, 36, theme.DIM)
-        return
-    stats = [st for st in session_stats(s.results, s.racers) if st.seat in s.racers]
-    timed = s.preset.go is GoSource.RIG
-    columns = _columns(p, v, stats, timed)
-    name_w = max(p.px(90), min(max(p.fonts.size(_name(v, st.seat), p.px(24))[0] for st in stats) + p.px(12),
-                               inner.width // 4))
-    gap = p.px(10)
-    line_h = p.fonts.line_height(p.px(20))
-
-    def chart_room(cols: list[_Column]) -> int:
-        return inner.width - name_w - sum(c.width for c in cols) - 2 * gap
-
-    # Portrait: the chart on a line of its own under each racer's figures. Landscape: beside
-    # them; short of room the spread's column goes first (the chart's box shows the spread),
-    # then the names are cut, down to 100 px.
-    under = timed and p.portrait
-    spread_key = False       # the spread's mark explained over the chart (its column left out)
-    if timed and not under and chart_room(columns) < p.px(200):
-        columns, spread_key = [c for c in columns if c.glyph != "spread"], True
-        name_w = max(p.px(100), min(name_w, inner.width - sum(c.width for c in columns) - 2 * gap - p.px(180)))
-    top = inner.y
-    if under:
-        # Narrow: a key to the chart's marks on a line of its own; the captions carry none.
-        _key(p, pygame.Rect(inner.x, top, inner.width, line_h))
-        top += line_h + p.px(6)
-        columns = [replace(c, glyph="") for c in columns]
-    cap_h = 2 * line_h + p.px(4)
-    axis_h = line_h + p.px(6) if timed else 0
-    rows_box = pygame.Rect(inner.x, top + cap_h, inner.width, inner.bottom - top - cap_h - axis_h)
-    row_h = rows_box.height // max(1, len(stats))
-    # Under the figures: three lines a racer (the name, the figures, the chart) when they fit,
-    # else the name beside the figures (the spread's column left out if the name gets too
-    # little room: the chart's box still shows it).
-    lines = 1
-    if under:
-        lines = 3 if row_h >= 3 * (p.fonts.line_height(p.min_px) + p.px(6)) else 2
-        if lines == 3 and sum(c.width for c in columns) > inner.width or \
-                lines == 2 and inner.width - sum(c.width for c in columns) < p.px(110):
-            columns = [c for c in columns if c.caption != p.t("ref_spread")]
-    figures_x = inner.right - sum(c.width for c in columns)
-    x = figures_x
-    for column in columns:
-        cell = pygame.Rect(x, top, column.width, cap_h).inflate(-p.px(6), 0)
-        if column.glyph:
-            _glyph(p, column.glyph, pygame.Rect(cell.x, cell.bottom - line_h // 2 - p.px(8), p.px(14), p.px(16)))
-            cell = pygame.Rect(cell.x + p.px(18), cell.y, cell.width - p.px(18), cell.height)
-        p.text(column.caption, cell, 20, theme.DIM, valign="bottom")
-        x += column.width
-    if not timed:
-        note = pygame.Rect(inner.x + name_w + gap, rows_box.y, figures_x - inner.x - name_w - 2 * gap, rows_box.height)
-        p.text(p.t("ref_race_stats_no_times"), note, 26, theme.DIM)
-    elif under:
-        _chart(p, stats, rows_box.inflate(-p.px(8), 0), row_h, lines, None)
-    else:
-        span = pygame.Rect(inner.x + name_w + gap, top, figures_x - inner.x - name_w - 2 * gap, cap_h)
-        if spread_key:
-            _glyph(p, "spread", pygame.Rect(span.x, span.y + p.px(3), p.px(14), line_h - p.px(6)))
-            p.text(p.t("ref_spread"), pygame.Rect(span.x + p.px(20), span.y, span.width - p.px(20), line_h), 20,
-                   theme.DIM, align="left", wrap=False)
-        _chart(p, stats, pygame.Rect(span.x, rows_box.y, span.width, rows_box.height), row_h, 1,
-               pygame.Rect(span.x, span.bottom - line_h, span.width, line_h))
-    for i, st in enumerate(stats):
-        line = row_h // lines
-        y = rows_box.y + i * row_h
-        name_box = pygame.Rect(inner.x, y, name_w, line)
-        figures_y = y
-        if lines == 3:
-            name_box.width = inner.width
-            figures_y = y + line
-        elif lines == 2:
-            name_box.width = figures_x - inner.x - gap
-        p.text(_name(v, st.seat), name_box.inflate(0, -p.px(2)), 24, theme.seat_colour(st.seat), align="left",
-               cut=True)
-        x = figures_x
-        for column in columns:
-            cell = pygame.Rect(x, figures_y, column.width, line).inflate(-p.px(6), -p.px(2))
-            p.text(column.figures[i], cell, 24, column.inks[i], align="right", wrap=False)
-            x += column.width
-
-
-def _key(p: Painter, box: pygame.Rect) -> None:
-    """The chart's three marks and what each shows, on one line."""
-    x = box.x
-    size = p.px(20)
-    for glyph, key in (("best", "ref_best"), ("median", "ref_median"), ("spread", "ref_spread")):
-        word = p.t(key)
-        width = p.fonts.size(word, size)[0]
-        if x + p.px(20) + width > box.right:
-            return
-        _glyph(p, glyph, pygame.Rect(x, box.centery - p.px(7), p.px(14), p.px(14)))
-        p.text(word, pygame.Rect(x + p.px(20), box.y, width, box.height), 20, theme.DIM, align="left", wrap=False)
-        x += p.px(20) + width + p.px(18)
-
-
-def _chart(p: Painter, stats: Sequence[PlayerStats], area: pygame.Rect, row_h: int, lines: int,
-           caption: pygame.Rect | None) -> None:
-    """The bars in ``area`` (a row per racer, the bar on its last of ``lines``), the axis'
-    labels below it and its unit in ``caption`` (or at the axis' right end)."""
-    times = [t for st in stats for t in st.reactions_ns]
-    hi = max([CHART_MIN_NS, *times])
-    hi += hi // 20                       # a margin: the slowest press is not on the frame
-    track = area.inflate(-2 * p.px(10), 0)
-    line_h = p.fonts.line_height(p.px(20))
-
-    def x_of(ns: int) -> int:
-        return track.x + ns * track.width // hi
-
-    ticks = axis_ticks(0, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0], unit_ns=MS,
-                       gap_px=p.px(14), point="," if p.lang in ("de", "fr", "es") else ".")
-    for tick in ticks:
-        pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, track.y), (track.x + tick.x, track.bottom), 1)
-        if tick.label is not None:
-            label = pygame.Rect(track.x + tick.left, track.bottom + p.px(4), tick.right - tick.left, line_h)
-            p.text(tick.label, label, 20, theme.DIM, wrap=False, min_px=20)
-    unit = p.t("ui_axis")
-    if caption is not None:
-        p.text(unit, caption, 20, theme.DIM, align="left", wrap=False)
-    else:
-        # At the axis' right end, after the last label, when there is room (else the header's
-        # "ms" on every figure says the unit).
-        last = max((track.x + t.right for t in ticks if t.label is not None), default=track.x)
-        free = pygame.Rect(last + p.px(12), track.bottom + p.px(4), area.right - last - p.px(12), line_h)
-        if free.width >= p.fonts.size(unit, p.px(20))[0]:
-            p.text(unit, free, 20, theme.DIM, align="right", wrap=False)
-    for i, st in enumerate(stats):
-        if not st.reactions_ns:
-            continue
-        line = row_h // lines
-        row = pygame.Rect(track.x, track.y + i * row_h + (lines - 1) * line, track.width, line)
-        mid = row.centery
-        bar_h = max(p.px(6), row.height * 3 // 10)
-        median = st.median_ns if st.median_ns is not None else st.reactions_ns[0]
-        p.fill(theme.seat_colour(st.seat), pygame.Rect(track.x, mid - bar_h // 2, max(1, x_of(median) - track.x),
-                                                        bar_h), radius=3)
-        if len(st.reactions_ns) >= 2:
-            q1, q3 = quartile_ns(st.reactions_ns, 1), quartile_ns(st.reactions_ns, 3)
-            box_h = max(p.px(12), row.height * 6 // 10)
-            p.frame(theme.TEXT, pygame.Rect(x_of(q1), mid - box_h // 2, max(p.px(3), x_of(q3) - x_of(q1)), box_h),
-                    2, radius=3)
-        pygame.draw.line(p.surface, theme.TEXT, (x_of(median), mid - bar_h), (x_of(median), mid + bar_h),
-                         max(2, p.px(3)))
-        if st.best_ns is not None:
-            radius = max(p.px(4), min(p.px(9), row.height // 5))
-            pygame.draw.circle(p.surface, theme.WARN, (x_of(st.best_ns), mid), radius)
-            pygame.draw.circle(p.surface, theme.BLACK, (x_of(st.best_ns), mid), radius, max(1, p.px(2)))
-
-
-def _glyph(p: Painter, kind: str, box: pygame.Rect) -> None:
-    """The chart's mark for a column: the best's dot, the median's bar end, the spread's box."""
-    if kind == "best":
-        radius = min(box.width, box.height) // 2
-        pygame.draw.circle(p.surface, theme.WARN, box.center, radius)
-        pygame.draw.circle(p.surface, theme.BLACK, box.center, radius, max(1, p.px(2)))
-    elif kind == "median":
-        p.fill(theme.DIM, pygame.Rect(box.x, box.centery - box.height // 6, box.width, box.height // 3))
-        pygame.draw.line(p.surface, theme.TEXT, (box.right - 1, box.y), (box.right - 1, box.bottom), max(2, p.px(3)))
-    else:
-        p.frame(theme.TEXT, box, 2, radius=3)
-
-
 # -- buttons and keys ------------------------------------------------------------------------
 
 def _acts(p: Painter, v: RaceView) -> list[tuple[str, Act, theme.RGB, theme.RGB]]:
@@ -766,7 +558,7 @@ def _acts(p: Painter, v: RaceView) -> list[tuple[str, Act, theme.RGB, theme.RGB]
     acts = [(p.t("ref_race_back" if v.stats else "ref_stats"), Act("stats"), theme.BUTTON, theme.BUTTON_TEXT)]
     if s.phase is Phase.DECIDED and s.preset.table_may_void and s.result is not None:
         for seat in s.result.winners:
-            acts.append((p.t("ref_race_void_button", player=_name(v, seat)), Act("void", seat), theme.WARN,
+            acts.append((p.t("ref_race_void_button", player=v.name(seat)), Act("void", seat), theme.WARN,
                          theme.BLACK))
     if s.phase in (Phase.READY, Phase.DECIDED):
         if s.phase is Phase.DECIDED:
