@@ -229,3 +229,31 @@ def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_f
     log = RaceLog.open(db, load_presets().get("duel"), 2, clock="monotonic", resolution_ns=1_000_000)
     assert log.called_off == 1 and log.session.number == 1
     log.close()
+
+
+def test_cheating_moth_judge_rejudges_a_referee_record_under_its_preset_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The duel's false start loses before GO: the plain judge (cockroach rules) cannot say
+    that, the referee record's own rules do."""
+    out = _race(tmp_path, capsys, "duel", "--players", "2", "--rounds", "6", "--seed", "11",
+                "--export", str(tmp_path / "races"))
+    races = sorted((tmp_path / "races").glob("race-*.referee.json"))
+    assert len(races) == len(out["exported"])
+    verdicts = []
+    for path in races:
+        assert main(["judge", str(path)]) == 0
+        verdicts.append(json.loads(capsys.readouterr().out))
+    assert all(v["preset"] == "duel" and v["status"] == "decided" for v in verdicts)
+    lost_early = [v for v in verdicts if v["false_starts"] and v["losers"]]
+    assert lost_early, "seed 11 has a false start in its duel"
+    assert lost_early[0]["losers"] == [lost_early[0]["false_starts"][0]["seat"]]
+    assert main(["judge", str(races[0]), "--text"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].split() == ["place", "seat", "reaction", "gap"]
+    # A record whose rules were edited into nonsense: one line, exit 2.
+    doc = json.loads(races[0].read_text(encoding="utf-8"))
+    doc["referee"]["rules"]["outcome"] = "slowest-wins"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["judge", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "outcome" in err and "\n" not in err
