@@ -192,6 +192,8 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
         fx.append(Leds(_lights(s, lambda seat: Light.ON), Light.OFF))
         return _judge(s, fx), fx
     if isinstance(event, (Press, Release)):
+        if _says_nothing_new(s, event):
+            return s, fx
         if s.phase is Phase.DECIDED and s.preset.table_may_void and s.race is not None:
             return _next_in_line(replace(s, edges=(*s.edges, event))), fx
         if s.phase not in (Phase.ARMED, Phase.RUNNING):
@@ -200,6 +202,23 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
     if s.phase in (Phase.ARMED, Phase.RUNNING):   # a Tick
         return _judge(s, fx), fx
     return s, fx
+
+
+def _says_nothing_new(s: Session, edge: Press | Release) -> bool:
+    """Whether ``edge`` comes from a seat whose part in the race on screen is settled: its
+    counted press is in (and the contacts' debounce after it is over), or it started early.
+    Its later edges change no verdict (the judge takes each seat's first valid press), so they
+    are not kept: a chattering or stuck button cannot make each edge re-judge a growing pile
+    (a bell-slap round runs minutes) nor bloat the record. A seat's edges arrive in their own
+    order, so none of them can be stamped before the press that settled it."""
+    r, race = s.result, s.race
+    if r is None or race is None or s.phase is Phase.READY:
+        return False
+    seat = edge.player
+    placed = next((p.t_ns for p in r.places if p.seat == seat), None)
+    if placed is not None:
+        return edge.t_ns >= placed + race.bounce_ns
+    return any(f.seat == seat and edge.t_ns >= f.t_ns + race.bounce_ns for f in r.false_starts)
 
 
 def _held_after(held: tuple[tuple[int, int], ...], edge: Press | Release) -> tuple[tuple[int, int], ...]:

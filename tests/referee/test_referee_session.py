@@ -318,3 +318,29 @@ def test_a_race_called_off_counts_nothing_and_the_next_starts_fresh() -> None:
     s, due2 = start(s)
     s, _ = feed(s, Go(due2, CLOCK), P(1, due2 + 210 * MS), Tick(due2 + 500 * MS))
     assert s.number == 2 and s.result.winners == (1,) and s.result.false_starts == ()
+
+
+@pytest.mark.parametrize("preset, seats", [("bell-slap", 4), ("last-hand-down", 4)])
+def test_a_chattering_button_keeps_the_evidence_small_and_the_verdict_the_same(preset: str, seats: int) -> None:
+    """Seat 1's contacts chatter every 100 µs for 0.4 s after its counted press, while the
+    others press: the session keeps only what can change a verdict, and that verdict is the
+    one the judge gives on every edge."""
+    from game.referee.race import judge_race
+
+    s, due = start(session(preset, seats))
+    go = s.race.armed_t_ns + 2_000 * MS if due is None else due
+    if due is not None:
+        s, _ = feed(s, Go(go, CLOCK))
+    edges = [P(1, go + 150 * MS)]
+    edges += [(R if i % 2 == 0 else P)(1, go + 150 * MS + (i + 1) * 100_000) for i in range(4_000)]
+    edges += [P(0, go + 170 * MS), P(2, go + 180 * MS), P(3, go + 240 * MS)]
+    edges.sort(key=lambda e: e.t_ns)
+    for edge in edges:
+        s, _ = step(s, edge)
+    s, _ = feed(s, Tick(go + 4_000 * MS))
+    assert len(s.records[-1]["judge"]["edges"]) < 600
+    race = s.race
+    assert race is not None
+    everything = judge_race(race, edges, go + 4_000 * MS)
+    assert (s.result.winners, s.result.losers) == (everything.winners, everything.losers)
+    assert [p.seat for p in s.result.places] == [p.seat for p in everything.places]
