@@ -4,6 +4,8 @@
   players and host, ``race_demo.play_races``) replayed through ``game.referee.session.step``,
   each input timed alone. A press re-judges the race's edges so far (the judge folds them by
   stamp), so the p99 is the figure that bounds what a press waits for its verdict.
+- A chattering button: a bell-slap round whose winner's contacts chatter every 100 µs, the
+  step once 1,000, 4,000 and 10,000 edges came in (a settled seat's edges are not kept).
 - The race screen's frame at 800×480 and 1920×1080, per moment of the demo (ready, armed, GO,
   the photo finish, a re-run, a void, the statistics): median of 60 frames of that moment,
   drawn as the app draws one (text caches warm after the first frame).
@@ -84,6 +86,31 @@ def step_times(preset_id: str, inputs: list[object]) -> list[float]:
     return times
 
 
+def chatter_times(edges: int) -> dict[int, float]:
+    """bell-slap, 5 seats: seat 1 wins, then its contacts chatter every 100 µs while the round
+    stays up (the table may still void it); the median step over the 100 edges before each
+    count (1,000, 4,000, ``edges``)."""
+    from game.inputs import Press, Release
+    from game.referee.presets import load_presets
+    from game.referee.session import Start, new_session, step
+
+    s = new_session(load_presets().get("bell-slap"), 5, clock="sim", resolution_ns=100_000, seed=1, t_ns=10**12)
+    s, _ = step(s, Start(10**12))
+    t = 10**12 + 2_000_000_000
+    marks = sorted({1_000, 4_000, edges})
+    times: list[float] = []
+    out = {}
+    for n in range(1, edges + 1):
+        edge = (Press if n % 2 else Release)(1, t, "sim")
+        t0 = time.perf_counter_ns()
+        s, _ = step(s, edge)
+        times.append((time.perf_counter_ns() - t0) / 1000)
+        t += 100_000
+        if n in marks:
+            out[n] = statistics.median(times[-100:])
+    return out
+
+
 def frame_times(moments: list[tuple[str, object, int, bool]], size: tuple[int, int], seats: int) -> dict[str, float]:
     import pygame
 
@@ -127,6 +154,12 @@ def main() -> int:
         best = min(runs, key=lambda t: pct(t, 0.99))
         print(f"| {preset_id} | {len(inputs)} | {pct(best, 0.5):.1f} µs | {pct(best, 0.99):.1f} µs | "
               f"{max(best):.1f} µs |")
+    print()
+    runs = [chatter_times(10_000) for _ in range(args.repeat)]
+    print("| bell-slap, one button chattering every 100 µs: edges so far | one step (median of 100) |")
+    print("| --- | --- |")
+    for n in runs[0]:
+        print(f"| {n:,} | {min(run[n] for run in runs):.1f} µs |")
     print()
     print("| moment | " + " | ".join(f"{w}×{h} median" for w, h in SIZES) + " |")
     print("| --- | " + " | ".join("---" for _ in SIZES) + " |")
