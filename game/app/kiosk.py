@@ -5,6 +5,9 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 
 - ``table.db`` — the log of the game in progress (resumed at start);
 - ``games/`` — logs of finished games, the newest ``keep_game_logs`` kept;
+- ``race.db`` — the log of the referee session in progress (a race preset as the table's
+  game), resumed at start; ``races/`` — logs of ended referee sessions, the newest
+  ``keep_game_logs`` kept;
 - ``aside/`` — logs that could not be resumed, moved here with a message, never deleted;
 - ``leaderboard.db`` — finished games for the leaderboard;
 - ``staff.toml`` — what staff changed in the staff menu (config sections and keys), applied
@@ -27,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..controller import Stage, Table, TableSettings
 from ..controller.reactions import stats
@@ -44,10 +47,13 @@ from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
 from .rigconfig import _KEYS, CHEATING_MOTH, RigConfig, read_toml, rig_config_from, with_changes
 from .tablelog import LOG_SUFFIXES, TableLog
 
+if TYPE_CHECKING:
+    from .referee.race_log import RaceLog
+
 log = logging.getLogger("cheating-moth")
 
-#: Finished referee sessions kept in memory (their results), newest last, until the referee
-#: session log keeps them on disk (see ``referee/kiosk_races.py``, ``open_race_record``).
+#: Finished referee sessions kept in memory (their results, for the staff's eyes), newest last;
+#: each one's log is filed in ``races/``.
 KEPT_RACE_SESSIONS = 20
 
 
@@ -316,6 +322,66 @@ class Kiosk:
         self.change(game=game.id)
         log.warning("staff switched the table to %s", game.id)
         return None
+
+    # --- the referee session log ------------------------------------------------------------
+    @property
+    def race_current(self) -> Path:
+        return self.data / "race.db"
+
+    def open_race_log(self, preset: Preset, players: int, *, clock: str, resolution_ns: int, seed: int,
+                      t0_ns: int) -> RaceLog:
+        """The log of the referee session in progress (``race.db``), resumed when it holds a
+        session of ``preset`` at ``players`` seats on ``clock``; a session of another game or
+        table is filed away as finished and a new one starts; one that cannot be resumed (or
+        read at all) is moved aside with a note, as the card game's log is."""
+        from .referee.race_log import RaceLog
+
+        def opened() -> RaceLog:
+            return RaceLog.open(self.race_current, preset, players, clock=clock, resolution_ns=resolution_ns,
+                                seed=seed, t0_ns=t0_ns)
+
+        try:
+            race_log = opened()
+        except (BadTableLog, sqlite3.Error, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                RecursionError) as exc:
+            why = str(exc) if isinstance(exc, BadTableLog) else f"{type(exc).__name__}: {str(exc)[:120]}"
+            moved = self.set_aside(self.race_current, why)
+            self.notes.append(f"the referee session log could not be resumed and was moved to {moved}")
+            race_log = opened()
+        if race_log.clash(preset.id, players, clock):
+            self.file_race_log(race_log)      # another game's or table's session: it is over
+            race_log = opened()
+        for notice in race_log.notices:
+            self.notes.append(str(notice))
+            log.warning("%s", notice)
+        return race_log
+
+    def file_race_log(self, race_log: RaceLog) -> None:
+        """A referee session ended: its log goes to ``races/`` (the newest ``keep_game_logs``
+        kept), or is removed when it holds no finished race."""
+        session = race_log.session
+        race_log.close()
+        path = race_log.path
+        if not session.results:
+            for suffix in LOG_SUFFIXES:
+                Path(str(path) + suffix).unlink(missing_ok=True)
+            return
+        folder = self.data / "races"
+        folder.mkdir(exist_ok=True)
+        stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
+        target = folder / f"race-{stamp}-{session.preset.id}.db"
+        n = 1
+        while target.exists():
+            target = folder / f"race-{stamp}-{session.preset.id}-{n}.db"
+            n += 1
+        for suffix in LOG_SUFFIXES:
+            part = Path(str(path) + suffix)
+            if part.exists():
+                part.rename(Path(str(target) + suffix))
+        kept = sorted(folder.glob("race-*.db"))
+        for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
+            for suffix in LOG_SUFFIXES:
+                Path(str(old) + suffix).unlink(missing_ok=True)
 
     def keep_race_session(self, session: RaceSession) -> None:
         """A referee session ended: its results are kept in memory (the newest

@@ -403,7 +403,7 @@ def test_players_volume_and_language_from_the_menu_over_a_preset(tmp_path: Path)
     rig.t_ns = race.go_t_ns + 500 * MS
     rig.events += [Press(3, race.go_t_ns + 210 * MS, rig.clock), Release(3, race.go_t_ns + 300 * MS, rig.clock)]
     app.poll()
-    assert app.race.session.wins(3) == 1 and len(app.inputs) > 0
+    assert app.race.session.wins(3) == 1 and app.log is not None and app.log.count > 0
     first = app.race.session
     hold_combo(app)
     assert "Players: 5" in texts(app)
@@ -570,3 +570,72 @@ def test_the_table_game_screens_lay_out(tmp_path: Path, lang: str, size: tuple[i
                 problems.append(f"{name}: {a.text!r} overlaps {b.text!r}")
         problems += [f"{name}: {b.text!r} leaves its box" for b in shown if not b.box.contains(b.covered)]
     assert problems == []
+
+
+def _one_race(app: KioskRaces, winner: int) -> None:
+    """The host starts a race, GO comes, ``winner`` presses first."""
+    rig = rig_of(app)
+    app.race.host(Act("start"))
+    for _ in range(400):
+        rig.t_ns += 16 * MS
+        app.poll()
+        if app.race.session.phase is Phase.RUNNING:
+            break
+    race = app.race.session.race
+    assert race is not None and race.go_t_ns is not None
+    # The session's times are the rig's plus the shift that carries a resumed time line on.
+    go = race.go_t_ns - getattr(app.race.adapter, "shift_ns", 0)
+    rig.t_ns = go + 500 * MS
+    rig.events += [Press(winner, go + 210 * MS, rig.clock), Release(winner, go + 300 * MS, rig.clock)]
+    app.poll()
+    assert app.race.session.phase is Phase.DECIDED
+
+
+def test_a_pulled_plug_resumes_the_referee_session_with_its_tally(tmp_path: Path) -> None:
+    """The kiosk's referee session is logged in race.db: a restart (a new process, the rig's
+    clock started again at zero) resumes it, the race then armed called off and said, the
+    tally kept, the time line carried on; the next race is judged on the new clock."""
+    data = tmp_path / "data"
+    app = races(make_kiosk(data, game="grab"), "grab")
+    _one_race(app, 2)
+    app.race.host(Act("start"))                      # race 2 armed ... and the plug is pulled
+    assert app.race.session.phase is Phase.ARMED and (data / "race.db").exists()
+    before = app.race.session
+
+    kiosk = make_kiosk(data, game="grab")
+    rig = FakeRig()
+    rig.t_ns = 5 * S                                 # the new boot's clock, far behind the log's
+    again = races(kiosk, "grab", rig)
+    s = again.race.session
+    assert s.wins(2) == 1 and s.results == before.results and s.phase is Phase.READY and s.number == 2
+    assert any("race 2 was armed when the rig stopped" in note for note in kiosk.notes)
+    assert again.race.adapter.now_ns() > before.now_t_ns      # the time line goes on
+    _one_race(again, 4)
+    assert again.race.session.wins(4) == 1 and again.race.session.wins(2) == 1
+    assert again.race.session.results[-1].places[0].reaction_ns == 210 * MS
+
+
+def test_a_session_that_ends_is_filed_and_a_broken_log_is_moved_aside(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    kiosk = make_kiosk(data, game="grab")
+    app = races(kiosk, "grab")
+    _one_race(app, 1)
+    app.end()                                        # staff switch the table away
+    filed = sorted((data / "races").glob("race-*.db"))
+    assert [p.name for p in filed] == ["race-20261205-200000-grab.db"] and not (data / "race.db").exists()
+    # A race.db that is not a log at all: moved aside with a note, and the kiosk plays on.
+    (data / "race.db").write_bytes(b"garbage, not SQLite" * 100)
+    kiosk = make_kiosk(data, game="grab")
+    app = races(kiosk, "grab")
+    assert app.race.session.results == () and any("moved to" in note for note in kiosk.notes)
+    assert list((data / "aside").glob("race-*"))
+    _one_race(app, 0)
+
+
+def test_a_touch_only_table_reaches_the_staff_gate_from_the_race_screen(tmp_path: Path) -> None:
+    app = races(make_kiosk(tmp_path / "data", game="duel"), "duel")
+    frame = app.draw()
+    assert frame.overflows == ()
+    assert "Esc" not in texts(app)                       # a kiosk is not quit from a keyboard
+    tap(app, "settings")
+    assert app.ui.pin_open

@@ -13,14 +13,14 @@ combination first (:class:`_Watched`). A race armed or running while both combin
 are down is called off (nothing of it counts): the red button that starts a race is one of them,
 and a seat held through arming would otherwise be judged a false start.
 
-Results stay in memory: the session on screen, and each ended session in ``kiosk.race_sessions``
-(the players changed, the table switched). :func:`open_race_record` is where the referee
-session log is to be opened.
+The session is logged in the kiosk's data folder (``race.db``, :meth:`Kiosk.open_race_log`):
+a pulled plug resumes it, the race then running called off. A session that ends (the players
+changed, the table switched) is filed in ``races/``, and its results stay in
+``kiosk.race_sessions`` too.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -34,12 +34,12 @@ from ...i18n import LANGUAGES
 from ...i18n.lookup import render
 from ...inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ...messages import Message
-from ...referee.session import CallOff, Phase, Session, SessionInput, new_session
+from ...referee.session import CallOff, Phase
 from ...staff import Combo
 from ..cmd_referee import names_for
 from ..kiosk import Kiosk, TableGame
 from ..ui.actions import Act
-from ..ui.adapters import Detected, InputAdapter
+from ..ui.adapters import ClockShift, Detected, InputAdapter
 from ..ui.console import Console, pin_key
 from ..ui.fonts import Fonts
 from ..ui.loop import STAFF_IDLE_NS, change_volume, pin_ok, switch_game
@@ -49,12 +49,10 @@ from ..ui.screens_staff import RacesStaffView, draw_races_staff
 from ..ui.sound import Sounds
 from ..ui.state import NOTICE_NS, UiState
 from .race_app import RaceApp
+from .race_log import RaceLog
 
 MS = 1_000_000
 S = 1_000_000_000
-#: Inputs of the session on screen kept in memory, the newest; a day's races are a few
-#: thousand inputs, so this bounds only a rig left racing for weeks.
-MAX_KEPT_INPUTS = 100_000
 #: The staff pages the menu here has (the card game's timings, deck and leaderboard are not
 #: this game's).
 PAGES = ("menu", "confirm-shutdown")
@@ -106,14 +104,6 @@ class _Watched:
         self._adapter.close()
 
 
-def open_race_record(kiosk: Kiosk, session: Session) -> deque[SessionInput]:
-    """Where a referee session's inputs go, each before its effects run. THE place for the
-    referee session log (``race_log.py``) to be opened, in ``kiosk.data``, with its notices
-    added to ``kiosk.notes``; until then the inputs are kept in memory (the newest
-    ``MAX_KEPT_INPUTS``), beside the session's results."""
-    return deque(maxlen=MAX_KEPT_INPUTS)
-
-
 class KioskRaces:
     """The kiosk's table running race preset ``game``: the race screen, or the staff screens
     over it while the gate or the menu is open. ``run`` returns when staff switch the table to
@@ -145,7 +135,7 @@ class KioskRaces:
         self.frame: Frame | None = None
         self.last_activity_ns = self.adapter.now_ns()
         self.sessions = 0
-        self.inputs: deque[SessionInput] = deque()
+        self.log: RaceLog | None = None
         self._shown: tuple[Message, int] | None = None
         self.players = game.players(config.game_players)
         self.race = self._race(self.players)
@@ -157,13 +147,17 @@ class KioskRaces:
         """A fresh session of the preset for ``players`` (seats 1 to ``players`` race)."""
         assert self.game.preset is not None
         self.sessions += 1
-        session = new_session(self.game.preset, players, clock=self.adapter.clock,
-                              resolution_ns=self.adapter.resolution_ns, seed=self.seed + self.sessions,
-                              t_ns=self.adapter.now_ns())
-        self.inputs = open_race_record(self.kiosk, session)
-        return RaceApp(detected=Detected(self.watched, self.detected.name), session=session,
+        adapter = self.adapter
+        # The session is logged in the data folder (race.db) and resumed after a pulled plug.
+        self.log = self.kiosk.open_race_log(self.game.preset, players, clock=adapter.clock,
+                                            resolution_ns=adapter.resolution_ns, seed=self.seed + self.sessions,
+                                            t0_ns=adapter.now_ns())
+        shift = self.log.clock_shift_ns(adapter.now_ns())
+        # A rebooted Pi or a replugged board counts from zero again: the time line is carried on.
+        seen: InputAdapter = ClockShift(self.watched, shift) if shift else self.watched   # type: ignore[assignment]
+        return RaceApp(detected=Detected(seen, self.detected.name), session=self.log.session,
                        names=names_for(players), lang=self.ui.lang, fonts=self.fonts, surface=self.surface,
-                       sounds=self.sounds, say=self.say, record=self.inputs.append)
+                       sounds=self.sounds, say=self.say, record=self.log.record, kiosk=True)
 
     @property
     def overlay(self) -> bool:
@@ -230,7 +224,7 @@ class KioskRaces:
         players = max(self.game.low, min(self.game.high, players))
         if players == self.players:
             return
-        self.kiosk.keep_race_session(self.race.session)
+        self._session_over()
         self.kiosk.change(game_players=players)
         self.players = players
         self.race = self._race(players)
@@ -238,10 +232,17 @@ class KioskRaces:
         self.race.perform(self.race.lights())
         self.ui.notices.append((Message.of("ui_players_new", players=players), now + NOTICE_NS))
 
-    def end(self) -> None:
-        """The table leaves this game (a switch, a shutdown): the session's results are kept and
-        the seats go dark for what comes next."""
+    def _session_over(self) -> None:
+        """The session on screen is over: its results kept, its log filed in ``races/``."""
         self.kiosk.keep_race_session(self.race.session)
+        if self.log is not None:
+            self.kiosk.file_race_log(self.log)
+            self.log = None
+
+    def end(self) -> None:
+        """The table leaves this game (a switch, a shutdown): the session's results are kept, its
+        log filed, and the seats go dark for what comes next."""
+        self._session_over()
         self.race.perform(Leds((Light.OFF,) * self.adapter.seats, Light.OFF))
 
     # -- events --------------------------------------------------------------------------------

@@ -53,13 +53,14 @@ class RaceApp(RefereeShell):
 
     def __init__(self, *, detected: Detected, session: Session, names: tuple[str, ...], lang: str, fonts: Fonts,
                  surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
-                 record: Callable[[SessionInput], None] | None = None) -> None:
+                 record: Callable[[SessionInput], None] | None = None, kiosk: bool = False) -> None:
         super().__init__(detected=detected, names=names, lang=lang, fonts=fonts, surface=surface, sounds=sounds,
                          say=say)
         self.session = session
         self.record = record
         self.go: PendingGo | None = None
         self.stats = False
+        self.kiosk = kiosk          # the kiosk's: its staff gate has a button, Esc does not quit
 
     # -- inputs --------------------------------------------------------------------------------
 
@@ -165,6 +166,6 @@ class RaceApp(RefereeShell):
     def draw(self) -> Drawn:
         now = self.adapter.now_ns()
         p = Painter(self.surface, self.fonts, self.lang)
-        draw_race(p, RaceView(self.session, self.names, now, self.notice_words(now), self.stats))
+        draw_race(p, RaceView(self.session, self.names, now, self.notice_words(now), self.stats, self.kiosk))
         self.frame = Drawn(tuple(p.hotspots), tuple(p.overflows))
         return self.frame

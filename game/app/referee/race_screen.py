@@ -43,6 +43,7 @@ class RaceView:
     now_ns: int
     notice: str = ""
     stats: bool = False
+    kiosk: bool = False             # a café's kiosk: a Settings button (the staff gate), no Esc
 
     def name(self, seat: int) -> str:
         """The seat's player's name (a seat without one: its number, from 1)."""
@@ -556,6 +557,10 @@ def _acts(p: Painter, v: RaceView) -> list[tuple[str, Act, theme.RGB, theme.RGB]
     (or, while a race is armed or running, calling it off)."""
     s = v.session
     acts = [(p.t("ref_race_back" if v.stats else "ref_stats"), Act("stats"), theme.BUTTON, theme.BUTTON_TEXT)]
+    if v.kiosk:
+        # The kiosk's staff gate (its PIN keypad) for a touch-only table, as the card game's
+        # header has it.
+        acts.insert(0, (p.t("ui_settings"), Act("settings"), theme.BUTTON, theme.BUTTON_TEXT))
     if s.phase is Phase.DECIDED and s.preset.table_may_void and s.result is not None:
         for seat in s.result.winners:
             acts.append((p.t("ref_race_void_button", player=v.name(seat)), Act("void", seat), theme.WARN,
@@ -613,7 +618,8 @@ def _keys(p: Painter, v: RaceView, room: pygame.Rect) -> str:
     if s.phase in (Phase.ARMED, Phase.RUNNING):
         parts.append(p.t("ref_race_keys_call_off"))
     parts.append(p.t("ref_race_keys_race" if v.stats else "ref_race_keys_stats"))
-    parts.append(p.t("ref_race_keys_quit"))
+    if not v.kiosk:                       # a kiosk is not quit from a keyboard
+        parts.append(p.t("ref_race_keys_quit"))
     while len(parts) > 1 and not p.layout_text("  ·  ".join(parts), room, p.px(22))[2]:
         parts.pop()
     return "  ·  ".join(parts)
