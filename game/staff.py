@@ -9,6 +9,7 @@ import hmac
 from dataclasses import dataclass, replace
 
 from .errors import BadConfig
+from .inputs import CaughtPress, CaughtRelease, Press, Release
 
 NS_PER_S = 1_000_000_000
 #: Wrong PINs allowed before the lock waits; then each further wrong PIN doubles the wait.
@@ -131,3 +132,15 @@ class Combo:
         fired = started is not None and now_ns - started >= self.hold_ns
         new = replace(self, caught_down=c, seat0_down=s, started_ns=None if fired else started)
         return new, fired
+
+    def seen(self, edge: object, now_ns: int | None = None) -> tuple[Combo, bool]:
+        """:meth:`update` from an input record: the Caught! button's or seat 0's edge at its
+        stamp, or (any other record, or none) just the time ``now_ns``; an edge of another seat
+        without a time changes nothing."""
+        if isinstance(edge, (CaughtPress, CaughtRelease)):
+            return self.update(edge.t_ns, caught_down=isinstance(edge, CaughtPress))
+        if isinstance(edge, (Press, Release)) and edge.player == 0:
+            return self.update(edge.t_ns, seat0_down=isinstance(edge, Press))
+        if now_ns is not None:
+            return self.update(now_ns)
+        return self, False

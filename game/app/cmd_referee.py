@@ -151,6 +151,17 @@ def quiz_settings(args: argparse.Namespace, seats: int, clock: str | None, resol
              .replace("early_points", "--early"))
 
 
+def screenshot_folder(args: argparse.Namespace, default: str) -> Path:
+    """--screenshots, or ``default`` under the shared screenshots folder, made if missing; a
+    folder that cannot be made is one line, exit 2."""
+    folder = Path(args.screenshots) if args.screenshots else SCREENSHOTS / default
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--screenshots {str(folder)!r} cannot be created ({exc.strerror}): give a folder you can write to")
+    return folder
+
+
 def names_for(seats: int) -> tuple[str, ...]:
     from ..controller.settings import DEFAULT_NAMES
 
@@ -166,11 +177,7 @@ def _simulated_quiz(args: argparse.Namespace, settings: object, seed: int, langs
     from .ui.fonts import fonts_for
     from .ui.paint import Painter
 
-    folder = Path(args.screenshots) if args.screenshots else SCREENSHOTS / f"quiz-seed-{seed}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"--screenshots {str(folder)!r} cannot be created ({exc.strerror}): give a folder you can write to")
+    folder = screenshot_folder(args, f"quiz-seed-{seed}")
     size = args.size or (800, 480)
     names = names_for(settings.seats)  # type: ignore[attr-defined]
     pygame.init()
@@ -309,11 +316,7 @@ def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed:
     from .ui.fonts import fonts_for
     from .ui.paint import Painter
 
-    folder = Path(args.screenshots) if args.screenshots else SCREENSHOTS / f"{preset.id}-seed-{seed}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"--screenshots {str(folder)!r} cannot be created ({exc.strerror}): give a folder you can write to")
+    folder = screenshot_folder(args, f"{preset.id}-seed-{seed}")
     size = args.size or (800, 480)
     log = _open_log(args, preset, seats, seed, clock=SIM_CLOCK, resolution_ns=SIM_RESOLUTION_NS, t0_ns=T0_NS)
     resumed = log.session if log is not None else None

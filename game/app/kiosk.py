@@ -190,19 +190,24 @@ class Kiosk:
         return table_log
 
     def set_aside(self, path: Path, why: str) -> Path:
-        aside = self.data / "aside"
-        aside.mkdir(exist_ok=True)
+        target = self._move_log(path, self.data / "aside", lambda when: f"{path.stem}-{when}{path.suffix}")
+        log.error("moved %s aside to %s: %s", path, target, why)
+        return target
+
+    def _move_log(self, path: Path, folder: Path, name: Callable[[str], str]) -> Path:
+        """Move the log at ``path`` with everything beside it (its WAL, its step mirror) into
+        ``folder`` as ``name(date-time)`` (``name(date-time-1)``… if that is taken)."""
+        folder.mkdir(exist_ok=True)
         stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        target = aside / f"{path.stem}-{stamp}{path.suffix}"
+        target = folder / name(stamp)
         n = 1
         while target.exists():
-            target = aside / f"{path.stem}-{stamp}-{n}{path.suffix}"
+            target = folder / name(f"{stamp}-{n}")
             n += 1
-        for suffix in LOG_SUFFIXES:   # the WAL and the step mirror go with it
+        for suffix in LOG_SUFFIXES:
             part = Path(str(path) + suffix)
             if part.exists():
                 part.rename(Path(str(target) + suffix))
-        log.error("moved %s aside to %s: %s", path, target, why)
         return target
 
     def finish(self, table: Table, table_log: TableLog) -> None:
@@ -367,17 +372,8 @@ class Kiosk:
                 Path(str(path) + suffix).unlink(missing_ok=True)
             return
         folder = self.data / "races"
-        folder.mkdir(exist_ok=True)
-        stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        target = folder / f"race-{stamp}-{session.preset.id}.db"
-        n = 1
-        while target.exists():
-            target = folder / f"race-{stamp}-{session.preset.id}-{n}.db"
-            n += 1
-        for suffix in LOG_SUFFIXES:
-            part = Path(str(path) + suffix)
-            if part.exists():
-                part.rename(Path(str(target) + suffix))
+        # The date first: the oldest sort first when the folder is trimmed.
+        self._move_log(path, folder, lambda when: f"race-{when}-{session.preset.id}.db")
         kept = sorted(folder.glob("race-*.db"))
         for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
             for suffix in LOG_SUFFIXES:

@@ -21,25 +21,22 @@ changed, the table switched) is filed in ``races/``, and its results stay in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import pygame
-
-from firmware_host.records import SeatLight
 
 from ...controller.effects import Leds, Light
 from ...controller.inputs import Input
 from ...i18n import LANGUAGES
 from ...i18n.lookup import render
-from ...inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ...messages import Message
 from ...referee.session import CallOff, Phase
 from ...staff import Combo
 from ..cmd_referee import names_for
 from ..kiosk import Kiosk, TableGame
 from ..ui.actions import Act
-from ..ui.adapters import ClockShift, Detected, InputAdapter
+from ..ui.adapters import AdapterProxy, ClockShift, Detected, InputAdapter
 from ..ui.console import Console, pin_key
 from ..ui.fonts import Fonts
 from ..ui.loop import STAFF_IDLE_NS, change_volume, pin_ok, switch_game
@@ -50,6 +47,7 @@ from ..ui.sound import Sounds
 from ..ui.state import NOTICE_NS, UiState
 from .race_app import RaceApp
 from .race_log import RaceLog
+from .shell import dispatch
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -58,50 +56,19 @@ S = 1_000_000_000
 PAGES = ("menu", "confirm-shutdown")
 
 
-class _Watched:
+class _Watched(AdapterProxy):
     """The kiosk's input adapter as the race screen sees it, with each record it drains shown
     to ``seen`` first (the staff combination), then passed on unchanged."""
 
     def __init__(self, adapter: InputAdapter, seen: Callable[[object], None]) -> None:
-        self._adapter = adapter
+        super().__init__(adapter)
         self._seen = seen
-
-    def __getattr__(self, name: str) -> Any:
-        # The board's link (``info``, ``wait_connected``) and guard light, as the shell asks.
-        return getattr(self._adapter, name)
-
-    @property
-    def clock(self) -> str:
-        return self._adapter.clock
-
-    @property
-    def resolution_ns(self) -> int:
-        return self._adapter.resolution_ns
-
-    @property
-    def seats(self) -> int:
-        return self._adapter.seats
-
-    def now_ns(self) -> int:
-        return self._adapter.now_ns()
 
     def drain(self) -> list[Any]:
         records = list(self._adapter.drain())
         for record in records:
             self._seen(record)
         return records
-
-    def arm(self, seats: Iterable[int]) -> object:
-        return self._adapter.arm(seats)
-
-    def go(self, seats: Iterable[int]) -> Go:
-        return self._adapter.go(seats)
-
-    def show(self, lights: Mapping[int, SeatLight]) -> None:
-        self._adapter.show(lights)
-
-    def close(self) -> None:
-        self._adapter.close()
 
 
 class KioskRaces:
@@ -167,14 +134,7 @@ class KioskRaces:
 
     def combo_edge(self, edge: object, now: int | None = None) -> None:
         """The Caught! button and seat 1's button held together open the staff menu."""
-        if isinstance(edge, (CaughtPress, CaughtRelease)):
-            self.combo, fired = self.combo.update(edge.t_ns, caught_down=isinstance(edge, CaughtPress))
-        elif isinstance(edge, (Press, Release)) and edge.player == 0:
-            self.combo, fired = self.combo.update(edge.t_ns, seat0_down=isinstance(edge, Press))
-        elif now is not None:
-            self.combo, fired = self.combo.update(now)
-        else:
-            return
+        self.combo, fired = self.combo.seen(edge, now)
         if fired:
             self.open_staff()
 
@@ -248,15 +208,8 @@ class KioskRaces:
     # -- events --------------------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.QUIT:
+        if dispatch(event, self.surface, key=self.key, tap=self.tap):
             self.quit = True
-        elif event.type in (pygame.KEYDOWN, pygame.KEYUP):
-            self.key(event.key, event.type == pygame.KEYDOWN)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
-            self.tap(event.pos)
-        elif event.type == pygame.FINGERDOWN:
-            w, h = self.surface.get_size()
-            self.tap((int(event.x * w), int(event.y * h)))
 
     def key(self, key: int, down: bool) -> None:
         if down:

@@ -30,6 +30,22 @@ S = 1_000_000_000
 NOTICE_NS = 4 * S
 
 
+def dispatch(event: pygame.event.Event, surface: pygame.Surface, *, key: Callable[[int, bool], None],
+             tap: Callable[[tuple[int, int]], None]) -> bool:
+    """A pygame event to a screen: key edges to ``key``, a left click or a finger (in the
+    surface's pixels) to ``tap``; True for the window being closed."""
+    if event.type == pygame.QUIT:
+        return True
+    if event.type in (pygame.KEYDOWN, pygame.KEYUP):
+        key(event.key, event.type == pygame.KEYDOWN)
+    elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+        tap(event.pos)      # a touch also arrives as a FINGERDOWN: counted once
+    elif event.type == pygame.FINGERDOWN:
+        w, h = surface.get_size()
+        tap((int(event.x * w), int(event.y * h)))
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     hotspots: tuple[Hotspot, ...]
@@ -146,15 +162,8 @@ class RefereeShell(ABC):
     # -- pygame --------------------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.QUIT:
+        if dispatch(event, self.surface, key=self.key, tap=self.tap):
             self.quit = True
-        elif event.type in (pygame.KEYDOWN, pygame.KEYUP):
-            self.key(event.key, event.type == pygame.KEYDOWN)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
-            self.tap(event.pos)
-        elif event.type == pygame.FINGERDOWN:
-            w, h = self.surface.get_size()
-            self.tap((int(event.x * w), int(event.y * h)))
 
     def tap(self, pos: tuple[int, int]) -> None:
         for spot in self.frame.hotspots:

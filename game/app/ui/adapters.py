@@ -74,14 +74,13 @@ class KeyboardSeats:
         return None
 
 
-class ClockShift:
-    """An adapter whose clock reads ``shift_ns`` later: after a restart whose clock began again
-    at zero, a resumed table's time must not run backwards. Everything the adapter stamps (edges,
-    GO) is shifted by the same amount, so reaction times are unchanged."""
+class AdapterProxy:
+    """An input adapter passed through unchanged: a base for one that changes a part of what
+    the adapter it wraps does. Anything else the wrapped one has (the board's link, ``info``,
+    ``wait_connected``, the guard's light) is reached through it as well."""
 
-    def __init__(self, adapter: InputAdapter, shift_ns: int) -> None:
+    def __init__(self, adapter: InputAdapter) -> None:
         self._adapter = adapter
-        self.shift_ns = shift_ns
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._adapter, name)
@@ -99,23 +98,42 @@ class ClockShift:
         return self._adapter.seats
 
     def now_ns(self) -> int:
-        return self._adapter.now_ns() + self.shift_ns
+        return self._adapter.now_ns()
 
     def drain(self) -> list[Any]:
-        return [self._shift(record) for record in self._adapter.drain()]
+        return list(self._adapter.drain())
 
     def arm(self, seats: Iterable[int]) -> object:
         return self._adapter.arm(seats)
 
     def go(self, seats: Iterable[int]) -> Go:
-        go = self._adapter.go(seats)
-        return Go(go.t_ns + self.shift_ns, go.clock)
+        return self._adapter.go(seats)
 
     def show(self, lights: Mapping[int, SeatLight]) -> None:
         self._adapter.show(lights)
 
     def close(self) -> None:
         self._adapter.close()
+
+
+class ClockShift(AdapterProxy):
+    """An adapter whose clock reads ``shift_ns`` later: after a restart whose clock began again
+    at zero, a resumed table's time must not run backwards. Everything the adapter stamps (edges,
+    GO) is shifted by the same amount, so reaction times are unchanged."""
+
+    def __init__(self, adapter: InputAdapter, shift_ns: int) -> None:
+        super().__init__(adapter)
+        self.shift_ns = shift_ns
+
+    def now_ns(self) -> int:
+        return self._adapter.now_ns() + self.shift_ns
+
+    def drain(self) -> list[Any]:
+        return [self._shift(record) for record in self._adapter.drain()]
+
+    def go(self, seats: Iterable[int]) -> Go:
+        go = self._adapter.go(seats)
+        return Go(go.t_ns + self.shift_ns, go.clock)
 
     def _shift(self, record: Any) -> Any:
         t_ns = getattr(record, "t_ns", None)

@@ -425,14 +425,7 @@ class App:
         enough, it opens the staff menu."""
         if self.combo is None:
             return
-        if isinstance(edge, (CaughtPress, CaughtRelease)):
-            self.combo, fired = self.combo.update(edge.t_ns, caught_down=isinstance(edge, CaughtPress))
-        elif isinstance(edge, (Press, Release)) and edge.player == 0:
-            self.combo, fired = self.combo.update(edge.t_ns, seat0_down=isinstance(edge, Press))
-        elif now is not None:
-            self.combo, fired = self.combo.update(now)
-        else:
-            return
+        self.combo, fired = self.combo.seen(edge, now)
         if fired:
             self.open_staff()
 
