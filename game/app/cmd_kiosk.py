@@ -377,6 +377,39 @@ def _script_for(app: App) -> tuple[Script, Input | None]:
     return resume_script(table.settings.seats, table.seed, table.settings, app.log.steps, app.log.t0_ns)
 
 
+def _sim_races(args: argparse.Namespace, kiosk: Kiosk, game: TableGame, notes: list[str]) -> int:
+    """The table runs a race preset (``[kiosk] game``): simulated players race through the
+    session and its log in the data folder (``race.db``, resumed like the card game's), eight
+    counted races a ``--games``; the transcript and the tally are printed."""
+    from ..referee.presets import Outcome
+    from .cmd_referee import names_for
+    from .referee.race_demo import SIM_CLOCK, SIM_RESOLUTION_NS, T0_NS, play_races
+
+    assert game.preset is not None
+    players = game.players(kiosk.config.game_players)
+    seed = args.seed if args.seed is not None else 1
+    race_log = kiosk.open_race_log(game.preset, players, clock=SIM_CLOCK, resolution_ns=SIM_RESOLUTION_NS,
+                                   seed=seed, t0_ns=T0_NS)
+    for note in notes + kiosk.notes:
+        print(f"note: {note}", flush=True)
+    if race_log.inputs:
+        print(f"Resumed the referee session in {kiosk.race_current} after {len(race_log.inputs)} logged "
+              "inputs.", flush=True)
+    names = names_for(players)
+    try:
+        run = play_races(game.preset, players, seed, 8 * args.games, lambda *_: None, names,
+                         on_input=race_log.record, session=race_log.session)
+    finally:
+        race_log.close()
+    for line in run.lines:
+        print(line, flush=True)
+    s = run.session
+    first_wins = game.preset.outcome is Outcome.FIRST_WINS
+    tally = ", ".join(f"{names[seat]} {s.wins(seat) if first_wins else s.losses(seat)}" for seat in s.racers)
+    print(f"{game.preset.name('en')}: {len(s.decided)} races counted; {'wins' if first_wins else 'losses'}: {tally}")
+    return 0
+
+
 def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
     """Whole games by simulated players through the real app, kiosk session and logs."""
     import pygame
@@ -397,6 +430,9 @@ def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
         return 2
     clock = _SimClock(args.players)
     kiosk = Kiosk(Path(args.data), config, _wall)
+    game = kiosk.table_game(args.players)
+    if game.preset is not None:
+        return _sim_races(args, kiosk, game, notes)
     settings = config.table_settings(args.players, clock.clock, clock.resolution_ns)
     seed = args.seed if args.seed is not None else 1
     table_log = kiosk.start_log(settings, seed, T0_NS)

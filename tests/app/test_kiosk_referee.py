@@ -639,3 +639,23 @@ def test_a_touch_only_table_reaches_the_staff_gate_from_the_race_screen(tmp_path
     assert "Esc" not in texts(app)                       # a kiosk is not quit from a keyboard
     tap(app, "settings")
     assert app.ui.pin_open
+
+
+def test_the_kiosks_simulated_table_plays_the_chosen_preset_and_resumes_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``kiosk --input sim`` (the soak run) plays the table's game: with ``[kiosk] game`` a
+    preset, its session logged in race.db, and a second run goes on from it."""
+    from game.app.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text('[kiosk]\ngame = "last-hand-down"\nplayers = 3\n', encoding="utf-8")
+    argv = ["kiosk", "--input", "sim", "--data", str(tmp_path / "data"), "--config", str(config), "--seed", "2"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert "Last hand down: 8 races counted; losses: Ali " in first and (tmp_path / "data" / "race.db").exists()
+    assert main(argv) == 0
+    again = capsys.readouterr().out
+    assert "Resumed the referee session in" in again and "Last hand down: 16 races counted" in again
+    last = [line for line in first.splitlines() if line.startswith("race ")][-1]
+    number = int(last.split(":")[0].split()[1])
+    assert f"race {number + 1}: " in again
