@@ -13,9 +13,15 @@ preset that allows it the table may void the winner (a wrong slap): the next in 
 A race to be run again (a tie under ``rerace``, a false start under ``restart``, nobody in
 time) says why and waits for the next start. Every finished race is kept twice: its result
 (for the tally and the statistics) and its record (:func:`game.referee.race.race_record`, to
-re-judge later with ``cheating-moth judge``). A press outside a race is evidence of nothing
-and kept nowhere, except that a race the table may still void keeps the hands after the
-winner's (the next in line).
+re-judge later with ``cheating-moth judge``).
+
+Edges outside a race only tell which buttons are down: one down through arming is a press
+the race sees at its own stamp (a false start if still down at GO). A race the table may still
+void keeps the hands after the winner's (the next in line). A seat whose part is settled (its
+counted press in and debounced, or its false start) has its later edges dropped: they change
+no verdict, and a chattering button must not make every edge re-judge a growing pile.
+``CallOff`` drops the race armed or running without a result; ``Restarted`` (a resume from the
+log) forgets the buttons seen down.
 
 Inputs the moment does not allow are refused with a ``Notice`` naming why, state unchanged.
 """
