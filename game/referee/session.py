@@ -211,16 +211,19 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
 
 
 def _says_nothing_new(s: Session, edge: Press | Release) -> bool:
-    """Whether ``edge`` comes from a seat whose part in the race on screen is settled: its
-    counted press is in (and the contacts' debounce after it is over), or it started early.
+    """Whether ``edge`` comes from a seat that does not race, or whose part in the race on
+    screen is settled: its counted press is in (and the contacts' debounce after it is over),
+    or it started early.
     Its later edges change no verdict (the judge takes each seat's first valid press), so they
     are not kept: a chattering or stuck button cannot make each edge re-judge a growing pile
     (a bell-slap round runs minutes) nor bloat the record. A seat's edges arrive in their own
     order, so none of them can be stamped before the press that settled it."""
+    seat = edge.player
+    if seat not in s.racers:
+        return True             # a seat that does not race: the judge ignores it anyway
     r, race = s.result, s.race
     if r is None or race is None or s.phase is Phase.READY:
         return False
-    seat = edge.player
     placed = next((p.t_ns for p in r.places if p.seat == seat), None)
     if placed is not None:
         return edge.t_ns >= placed + race.bounce_ns
