@@ -73,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"a folder of the café's own presets (*.toml), besides {CAFE_PRESETS} and "
                              "~/.config/cheating-moth/referee; may be given more than once")
     parser.add_argument("--players", type=seats_arg, default=None,
-                        help=f"seats, {MIN_SEATS} to {MAX_SEATS} (default {DEFAULT_SEATS}; the buttons wired can limit it)")
+                        help=f"seats, {MIN_SEATS} to {MAX_SEATS} (default {DEFAULT_SEATS}, within what a preset takes; "
+                             "the buttons wired can limit it)")
     parser.add_argument("--input", choices=("auto", "board", "gpio", "keyboard", "sim"), default="auto",
                         help="auto: the buzzer board, else GPIO buttons, else keyboard seats; sim: simulated players, headless")
     parser.add_argument("--seed", type=seed_arg, default=None, help="seed of the simulated players (printed when not given)")
@@ -109,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list or args.game != "quiz":
         return _presets(args)
+    if args.db or args.export:
+        fail(f"{'--db' if args.db else '--export'} is for a race preset's session (see --list): the quiz keeps "
+             "no log")
     lang = args.lang or env_lang(os.environ)
     langs = list(LANGUAGES) if lang == "all" else [lang]
     headless = args.headless or args.input == "sim" or not display_available()

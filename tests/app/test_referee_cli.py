@@ -58,6 +58,7 @@ def test_the_transcript_names_the_players(tmp_path: Path, capsys: pytest.Capture
     (["--wrong", "5"], "--wrong 5 is not valid: a penalty is a whole number, 0 or below"),
     (["--answer-time", "1.5"], "'1.5' is not valid: use whole seconds, 0 (no limit) to 600"),
     (["--input", "keyboard", "--headless"], "--input keyboard needs a display"),
+    (["--db", "x.db"], "--db is for a race preset's session (see --list): the quiz keeps no log"),
 ])
 def test_bad_options_are_one_line(argv: list[str], says: str, tmp_path: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
