@@ -302,6 +302,8 @@ def _race(args: argparse.Namespace, preset: Preset) -> int:
     if headless and args.input == "keyboard":
         fail("--input keyboard needs a display: run it where there is one, or use --input sim")
     seed = args.seed if args.seed is not None else new_seed()
+    if args.export:
+        _export(args, None)     # a folder that cannot take the races is said before they are played
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -455,16 +457,19 @@ def _open_log(args: argparse.Namespace, preset: Preset, seats: int, seed: int, *
 
 
 def _export(args: argparse.Namespace, session) -> tuple[Path, ...]:  # type: ignore[no-untyped-def]
-    """--export: every finished race as a ``cheating-moth judge`` document."""
+    """--export: every finished race as a ``cheating-moth judge`` document (``session`` None:
+    only check that the folder can take them)."""
     from ..errors import BadConfig
     from .referee.race_log import export_races
 
     if not args.export:
         return ()
     try:
-        written = export_races(session.records, args.export)
+        written = export_races(session.records if session is not None else (), args.export)
     except BadConfig as exc:
         fail(str(exc))
+    if session is None:         # the check before a session: nothing to write yet
+        return ()
     if not args.json:
         print(f"{len(written)} races written to {args.export} (re-judge one: cheating-moth judge "
               f"{written[0] if written else 'FILE'})")

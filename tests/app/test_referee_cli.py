@@ -258,3 +258,16 @@ def test_cheating_moth_judge_rejudges_a_referee_record_under_its_preset_rules(
     assert main(["judge", str(bad)]) == 2
     err = capsys.readouterr().err.strip()
     assert "outcome" in err and "\n" not in err
+
+
+def test_an_export_folder_that_cannot_take_the_races_is_said_before_they_are_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "races").mkdir()
+    (tmp_path / "races" / "race-001.json").write_text("{}", encoding="utf-8")   # another session's
+    with pytest.raises(SystemExit) as exit_:
+        main(["referee", "grab", "--input", "sim", "--export", str(tmp_path / "races"),
+              "--screenshots", str(tmp_path / "shots")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "already holds race-001.json" in err and "\n" not in err
+    assert not list((tmp_path / "shots").glob("*.png"))           # nothing was played
