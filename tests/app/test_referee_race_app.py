@@ -189,3 +189,20 @@ def test_a_session_logged_by_the_app_resumes_after_a_pulled_plug(tmp_path) -> No
     assert s.phase is Phase.READY and s.wins(1) == 1 and len(s.decided) == 1
     assert again.clock_shift_ns(rig.t_ns + 5 * MS) == 0      # the same clock, moved on: nothing to shift
     again.close()
+
+
+def test_a_race_the_board_lost_edges_of_is_called_off_and_said() -> None:
+    """The buzzer board's RaceVoided (the link dropped mid-race, edges may be lost): the race
+    on screen counts for nothing, the footer says why, the next start runs a fresh one."""
+    from firmware_host.boardlink.rig import RaceVoided
+
+    app, rig, _, _ = _app("grab")
+    app.host(Act("start"))
+    go = _until_go(app, rig)
+    rig.t_ns = go + 100 * MS
+    rig.events += [Press(0, go + 90 * MS, rig.clock), RaceVoided(1, "the board was disconnected", None)]
+    app.poll()
+    assert app.session.phase is Phase.READY and app.session.results == ()
+    assert app.notice is not None and "lost presses" in app.notice[0]
+    app.host(Act("start"))
+    assert app.session.phase is Phase.ARMED and app.session.number == 2

@@ -25,8 +25,10 @@ import pygame
 from firmware_host.errors import AdapterError
 
 from ...controller.effects import Arm, Effect, Leds, Light, ScheduleGo
-from ...inputs import CaughtPress, Go, Press, Release
 from ...controller.inputs import Tick
+from ...i18n.lookup import render
+from ...inputs import CaughtPress, CaughtRelease, Go, Press, Release
+from ...messages import Message
 from ...referee.session import CallOff, Phase, Session, SessionInput, Start, Void, step
 from ..ui.actions import Act
 from ..ui.adapters import Detected
@@ -141,8 +143,11 @@ class RaceApp(RefereeShell):
             if isinstance(record, (Press, Release)):
                 if record.player < self.session.seats:
                     self.feed(record)
-            elif isinstance(record, CaughtPress) and self.session.phase in (Phase.READY, Phase.DECIDED):
-                self.host(Act("start"))
+            elif isinstance(record, CaughtPress):
+                if self.session.phase in (Phase.READY, Phase.DECIDED):
+                    self.host(Act("start"))
+            elif not isinstance(record, CaughtRelease):
+                self.lost_edges(record)
         pending = self.go
         if pending is not None and self.adapter.now_ns() >= pending.t_ns:
             self.go = None
@@ -160,6 +165,17 @@ class RaceApp(RefereeShell):
         now = self.due_tick()
         if now is not None:
             self.feed(Tick(max(now, self.session.now_t_ns)))
+
+    def lost_edges(self, record: object) -> None:
+        """The board lost edges (its ``RaceVoided``: the link dropped, it restarted, a stamp it
+        could not trust): a race armed or running has holes in its evidence, so it is called off
+        and counts for nothing; the host starts it again."""
+        words = render(Message.of("ui_race_voided"), self.lang)
+        if self.session.phase in (Phase.ARMED, Phase.RUNNING):
+            self.feed(CallOff(self.adapter.now_ns()))
+        self.note(words)
+        if self.say is not None:
+            self.say(f"note: {record!r}")
 
     # -- output --------------------------------------------------------------------------------
 
