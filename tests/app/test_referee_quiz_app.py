@@ -117,3 +117,14 @@ def test_a_yanked_cable_is_said_and_the_quiz_keeps_its_scores() -> None:
     assert app.state.scores[0] == 10
     app.draw()
     assert app.frame.overflows == ()
+
+
+def test_edges_the_board_lost_are_said() -> None:
+    from firmware_host.boardlink.rig import RaceVoided
+
+    app, rig, _ = _app()
+    app.host(Act("arm"))
+    rig.events += [RaceVoided(1, "the board was disconnected", None)]
+    app.poll()
+    assert app.notice is not None and "lost presses" in app.notice[0]
+    assert app.state.phase is Phase.ARMED                  # the host decides: the question is kept

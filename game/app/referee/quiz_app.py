@@ -20,7 +20,9 @@ from collections.abc import Callable
 import pygame
 
 from ...controller.effects import Leds
-from ...inputs import CaughtPress, Press, Release
+from ...i18n.lookup import render
+from ...inputs import CaughtPress, CaughtRelease, Press, Release
+from ...messages import Message
 from ...referee.quiz import (
     Arm, Phase, QuizInput, QuizSettings, QuizState, Right, Score, Skip, Tick, Wrong, leds, new_quiz, step,
 )
@@ -112,6 +114,9 @@ class QuizApp(RefereeShell):
                     self.feed(record)
             elif isinstance(record, CaughtPress):
                 self.red_button()
+            elif not isinstance(record, CaughtRelease):
+                # The board lost edges (its RaceVoided): a ring-in may be missing from the line.
+                self.note(render(Message.of("ref_quiz_lost"), self.lang))
         now = self.due_tick()
         if now is not None:
             self.feed(Tick(max(now, self.state.now_t_ns)))
