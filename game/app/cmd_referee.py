@@ -90,6 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH",
                         help="a race preset's SQLite session log: every input is written before it takes effect, "
                              "and a session in it is resumed (its folder must exist)")
+    parser.add_argument("--report", metavar="FILE",
+                        help="after a race preset's session, write its report (HTML: tables and charts per "
+                             "player) to FILE; the simulated run writes report.html beside its screenshots too")
     parser.add_argument("--export", metavar="DIR",
                         help="after a race preset's session, write each finished race into DIR for "
                              "'cheating-moth judge' (race-001.json, ...)")
@@ -110,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list or args.game != "quiz":
         return _presets(args)
-    if args.db or args.export:
-        fail(f"{'--db' if args.db else '--export'} is for a race preset's session (see --list): the quiz keeps "
-             "no log")
+    if args.db or args.export or args.report:
+        option = "--db" if args.db else "--export" if args.export else "--report"
+        fail(f"{option} is for a race preset's session (see --list): the quiz keeps no log")
     lang = args.lang or env_lang(os.environ)
     langs = list(LANGUAGES) if lang == "all" else [lang]
     headless = args.headless or args.input == "sim" or not display_available()
@@ -315,7 +318,7 @@ def _race(args: argparse.Namespace, preset: Preset) -> int:
 def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed: int, langs: list[str]) -> int:
     import pygame
 
-    from ..referee.report import session_report
+    from .referee.report_file import write_report
     from ..referee.stats import session_stats, stats_to_json
     from .referee.race_demo import SIM_CLOCK, SIM_RESOLUTION_NS, T0_NS, play_races
     from .referee.race_screen import RaceView, draw_race
@@ -355,12 +358,10 @@ def _simulated_races(args: argparse.Namespace, preset: Preset, seats: int, seed:
     assert run is not None
     session = run.session
     exported = _export(args, session)
-    reports = []
-    for lang in langs:
-        report = folder / (f"report-{lang}.html" if len(langs) > 1 else "report.html")
-        report.write_text(session_report(session.results, names, lang, preset_names={preset.id: preset.name(lang)}),
-                          encoding="utf-8")
-        reports.append(report)
+    reports = [write_report(folder / (f"report-{lang}.html" if len(langs) > 1 else "report.html"), session, names,
+                            lang) for lang in langs]
+    if args.report:
+        reports.append(_report(args, session, names, langs[0]))
     tally = {names[seat]: (session.wins(seat) if preset.outcome is Outcome.FIRST_WINS else session.losses(seat))
              for seat in session.racers}
     what = "wins" if preset.outcome is Outcome.FIRST_WINS else "losses"
@@ -430,7 +431,21 @@ def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed:
             log.close()
         pygame.quit()
     _export(args, app.session)
+    if args.report:
+        print(f"Report: {_report(args, app.session, app.names, app.lang)}")
     return 0
+
+
+def _report(args: argparse.Namespace, session, names: tuple[str, ...], lang: str) -> Path:  # type: ignore[no-untyped-def]
+    """--report: the session's HTML report (one line, exit 2, if it cannot be written)."""
+    from datetime import datetime
+
+    from .referee.report_file import write_report
+
+    try:
+        return write_report(args.report, session, names, lang, datetime.now())
+    except OSError as exc:
+        fail(f"--report {args.report!r} cannot be written ({exc.strerror}): give a file in a folder you can write to")
 
 
 def _open_log(args: argparse.Namespace, preset: Preset, seats: int, seed: int, *, clock: str, resolution_ns: int,

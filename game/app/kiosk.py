@@ -362,8 +362,12 @@ class Kiosk:
         return race_log
 
     def file_race_log(self, race_log: RaceLog) -> None:
-        """A referee session ended: its log goes to ``races/`` (the newest ``keep_game_logs``
-        kept), or is removed when it holds no finished race."""
+        """A referee session ended: its log goes to ``races/`` with its report beside it (HTML,
+        for the group; the newest ``keep_game_logs`` kept), or is removed when it holds no
+        finished race."""
+        from .cmd_referee import names_for
+        from .referee.report_file import write_report
+
         session = race_log.session
         race_log.close()
         path = race_log.path
@@ -373,11 +377,18 @@ class Kiosk:
             return
         folder = self.data / "races"
         # The date first: the oldest sort first when the folder is trimmed.
-        self._move_log(path, folder, lambda when: f"race-{when}-{session.preset.id}.db")
+        filed = self._move_log(path, folder, lambda when: f"race-{when}-{session.preset.id}.db")
+        try:   # the group's report beside it (staff can hand it out)
+            write_report(filed.with_suffix(".html"), session, names_for(session.seats), self.config.lang,
+                         self.wall_clock())
+        except OSError as exc:
+            self.notes.append(f"the referee session's report could not be written ({exc.strerror}); its log is "
+                              f"kept in {filed}")
         kept = sorted(folder.glob("race-*.db"))
         for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
             for suffix in LOG_SUFFIXES:
                 Path(str(old) + suffix).unlink(missing_ok=True)
+            old.with_suffix(".html").unlink(missing_ok=True)
 
     def keep_race_session(self, session: RaceSession) -> None:
         """A referee session ended: its results are kept in memory (the newest

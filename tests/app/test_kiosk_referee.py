@@ -623,6 +623,8 @@ def test_a_session_that_ends_is_filed_and_a_broken_log_is_moved_aside(tmp_path: 
     app.end()                                        # staff switch the table away
     filed = sorted((data / "races").glob("race-*.db"))
     assert [p.name for p in filed] == ["race-20261205-200000-grab.db"] and not (data / "race.db").exists()
+    report = (data / "races" / "race-20261205-200000-grab.html").read_text(encoding="utf-8")
+    assert "<svg" in report and "Grab" in report and "2026-12-05 20:00" in report
     # A race.db that is not a log at all: moved aside with a note, and the kiosk plays on.
     (data / "race.db").write_bytes(b"garbage, not SQLite" * 100)
     kiosk = make_kiosk(data, game="grab")

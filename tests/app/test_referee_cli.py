@@ -223,8 +223,11 @@ def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_f
 
     monkeypatch.setattr(race_app.RaceApp, "run", run)
     db = tmp_path / "duel.db"
-    assert main(["referee", "duel", "--input", "keyboard", "--players", "2", "--db", str(db)]) == 0
-    assert "Reaction duel — keyboard input, 2 seats" in capsys.readouterr().out
+    assert main(["referee", "duel", "--input", "keyboard", "--players", "2", "--db", str(db),
+                 "--report", str(tmp_path / "duel.html")]) == 0
+    out = capsys.readouterr().out
+    assert "Reaction duel — keyboard input, 2 seats" in out and f"Report: {tmp_path / 'duel.html'}" in out
+    assert "Reaction duel" in (tmp_path / "duel.html").read_text(encoding="utf-8")
     (app,) = ran
     assert app.session.number == 1 and app.quit and app.frame.overflows == ()
     log = RaceLog.open(db, load_presets().get("duel"), 2, clock="monotonic", resolution_ns=1_000_000)
