@@ -30,6 +30,8 @@ class ArmReport:
     t_ns: int
     clock: str
     held: tuple[int, ...]
+    #: The board's number for the race armed (its RaceVoided names it); None on GPIO.
+    race: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -229,7 +229,7 @@ class BoardRig:
             t_ns = self._to_ns(ticks, reply.session)
             self._now_ns = max(self._now_ns, t_ns)
         held = tuple(s for s in race_seats if self.seat_buttons[s] in held_buttons)
-        return ArmReport(t_ns=t_ns, clock=BOARD_CLOCK, held=held)
+        return ArmReport(t_ns=t_ns, clock=BOARD_CLOCK, held=held, race=race)
 
     def go(self, seats: Iterable[int], delay_ns: int = 0) -> Go:
         """GO after ``delay_ns`` counted on the board (so this computer cannot give it away):

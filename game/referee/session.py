@@ -43,6 +43,10 @@ from .presets import GoSource, Outcome, Preset
 from .race import RefereeRace, RefereeResult, draw_go_delay_ns, judge_race, race_record
 
 
+#: A false starter's edges before GO kept at most (see :func:`_says_nothing_new`).
+MAX_EARLY_EDGES = 64
+
+
 class Phase(enum.Enum):
     READY = "ready"        # no race yet, or one to be run again: the next start arms one
     ARMED = "armed"        # a rig race armed: GO is due at ``go_due_t_ns``
@@ -213,7 +217,7 @@ def _apply(s: Session, event: SessionInput) -> tuple[Session, list[Effect]]:
 def _says_nothing_new(s: Session, edge: Press | Release) -> bool:
     """Whether ``edge`` comes from a seat that does not race, or whose part in the race on
     screen is settled: its counted press is in (and the contacts' debounce after it is over),
-    or it started early.
+    or it started early (after GO, or past a chatterer's bound before it).
     Its later edges change no verdict (the judge takes each seat's first valid press), so they
     are not kept: a chattering or stuck button cannot make each edge re-judge a growing pile
     (a bell-slap round runs minutes) nor bloat the record. A seat's edges arrive in their own
@@ -227,7 +231,15 @@ def _says_nothing_new(s: Session, edge: Press | Release) -> bool:
     placed = next((p.t_ns for p in r.places if p.seat == seat), None)
     if placed is not None:
         return edge.t_ns >= placed + race.bounce_ns
-    return any(f.seat == seat and edge.t_ns >= f.t_ns + race.bounce_ns for f in r.false_starts)
+    if not any(f.seat == seat for f in r.false_starts):
+        return False
+    # A false starter: its edges before GO tell whether it was still down at GO (a press let go
+    # before GO was not held), so they are kept, up to MAX_EARLY_EDGES (a human taps a few
+    # times; more is chatter, whose level at GO nobody could tell). After GO they say nothing.
+    go = race.spec.go_t_ns if s.phase is not Phase.ARMED else None   # a table's race: its arming
+    if go is not None and edge.t_ns >= go + race.bounce_ns:
+        return True
+    return sum(e.player == seat for e in s.edges) >= MAX_EARLY_EDGES
 
 
 def _held_after(held: tuple[tuple[int, int], ...], edge: Press | Release) -> tuple[tuple[int, int], ...]:

@@ -20,9 +20,9 @@ deadline; nothing asserts how long anything took. Two choices keep the test exac
   cable is out. Every press a grab race places is within 21 ms of the first, well inside the
   judge's 50 ms settle window (bell-slap keeps the later hands for the table anyway).
 
-Two defects the runs found are pinned at the end as strict xfails (pure reproductions): a false
-start let go before GO is recorded as held at GO, and the shell's link notices overflow the race
-screen's footer.
+Two defects the runs found are pinned at the end (pure reproductions, fixed since): a false
+start let go before GO was recorded as held at GO, and the shell's link notices overflowed the
+race screen's footer.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from game.app.referee.race_app import RaceApp  # noqa: E402
 from game.app.referee.race_log import RaceLog, export_races, replay  # noqa: E402
 from game.app.referee.race_screen import RaceView, draw_race  # noqa: E402
 from game.app.ui.actions import Act  # noqa: E402
+from game.i18n import LANGUAGES  # noqa: E402
 from game.app.ui.adapters import ClockShift, detect  # noqa: E402
 from game.app.ui.fonts import fonts_for  # noqa: E402
 from game.app.ui.paint import Painter  # noqa: E402
@@ -76,7 +77,8 @@ NAMES = ("Ali", "Bea", "Cem", "Dan")
 GRAB_SEED = 6294             # fore-periods of races 1-5: 957, 1329, 2261, 883, 909 ms (checked below)
 OFF, ARMED, GO, WINNER = SeatLight.OFF, SeatLight.ARMED, SeatLight.GO, SeatLight.WINNER
 VOIDED_WORDS = render(Message.of("ui_race_voided"), "en")
-CALLED_OFF = ": the race is called off; start the next when ready"   # RaceApp's words for a GO refused
+LINK_LOST = render(Message.of(RaceApp.link_lost_key), "en")          # the footer's words for a yanked cable
+GO_FAILED = render(Message.of("ref_race_go_failed"), "en")           # ... for a GO the board refused
 
 
 class _Sounds(Sounds):
@@ -127,9 +129,8 @@ class Bench:
             self.rig.wait_until(self.rig.now_ns() + 1, 0.02)  # the board's next report, or 20 ms
 
     def check_frames(self) -> None:
-        """Every text of every frame drawn fitted its box, except the shell's own footer notices
-        (a known defect: test_the_shells_link_notices_fit_the_race_screens_footer)."""
-        assert {t for t in self.overflows if t != RaceApp.link_lost_words and not t.endswith(CALLED_OFF)} == set()
+        """Every text of every frame drawn fitted its box, the footer's notices included."""
+        assert self.overflows == set()
 
     def red_button(self) -> None:
         """The host presses the red Caught! button on the board (now, on its clock)."""
@@ -282,10 +283,9 @@ def yank(b: Bench) -> int:
     board time known, on the session's clock (the old board's clock stops with it)."""
     before = b.session
     b.sim.unplug()
-    b.until(lambda: b.app.notice is not None and b.app.notice[0] == RaceApp.link_lost_words,
-            "a notice that the board is gone")
+    b.until(lambda: b.app.notice is not None and b.app.notice[0] == LINK_LOST, "a notice that the board is gone")
     assert b.session == before
-    assert f"note: {RaceApp.link_lost_words}" in b.said
+    assert f"note: {LINK_LOST}" in b.said
     return b.app.adapter.now_ns()
 
 
@@ -503,8 +503,6 @@ def test_bell_slap_on_the_board_the_table_voids_a_wrong_slap(table: Table, tmp_p
 # -- Defects the board runs found (pure reproductions, no board needed) --------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="the session drops a false starter's release (session.py, "
-                   "_says_nothing_new), so the judge sees the button still down at GO")
 def test_a_false_start_let_go_before_go_was_not_held_at_go() -> None:
     """Race 2 of the grab run above, as session inputs: Bea presses 400 ms after arming and lets
     go 80 ms later, GO comes 0.96 s after arming (the seed's first fore-period). Her release is fed, but the session keeps no
@@ -525,18 +523,16 @@ def test_a_false_start_let_go_before_go_was_not_held_at_go() -> None:
     assert [e["edge"] for e in s.records[-1]["judge"]["edges"] if e["player"] == 1] == ["press", "release"]
 
 
-@pytest.mark.xfail(strict=True, reason="RaceApp's own footer notices (race_app.py: link_lost_words, the "
-                   "GO-refused 'called off' note) are too long for the race screen's one-line footer")
 @pytest.mark.parametrize("size", [(800, 480), (1024, 600), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_shells_link_notices_fit_the_race_screens_footer(size: tuple[int, int]) -> None:
     """What the footer said in the runs above, drawn on the race screen at the app's sizes."""
     pygame.font.init()
     s = new_session(load_presets().get("grab"), 4, clock=BOARD_CLOCK, resolution_ns=TICK_NS, seed=GRAB_SEED)
-    notices = (RaceApp.link_lost_words, f"race 3 was voided before GO (the board was disconnected){CALLED_OFF}",
-               VOIDED_WORDS)
     overflows = []
-    for notice in notices:
-        p = Painter(pygame.Surface(size), fonts_for("en")[0], "en")
-        draw_race(p, RaceView(s, NAMES, 0, notice))
-        overflows += [o.text for o in p.overflows]
+    for lang in LANGUAGES:
+        fonts = fonts_for(lang)[0]
+        for key in (RaceApp.link_lost_key, "ref_race_go_failed", "ui_race_voided", "ref_quiz_lost"):
+            p = Painter(pygame.Surface(size), fonts, lang)
+            draw_race(p, RaceView(s, NAMES, 0, render(Message.of(key), lang)))
+            overflows += [(lang, o.text) for o in p.overflows]
     assert overflows == []

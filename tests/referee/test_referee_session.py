@@ -344,3 +344,17 @@ def test_a_chattering_button_keeps_the_evidence_small_and_the_verdict_the_same(p
     everything = judge_race(race, edges, go + 4_000 * MS)
     assert (s.result.winners, s.result.losers) == (everything.winners, everything.losers)
     assert [p.seat for p in s.result.places] == [p.seat for p in everything.places]
+
+
+def test_a_false_starters_chatter_before_go_is_bounded() -> None:
+    """grab: Ann's early hand chatters every 100 µs until GO: a few dozen of her edges are kept
+    (the level at GO of a chattering contact is anyone's guess), the race stays quick to judge
+    and is decided as on every edge: she is out, Bea wins."""
+    from game.referee.session import MAX_EARLY_EDGES
+
+    s, due = start(session("grab"))
+    early = [(P if i % 2 == 0 else R)(0, due - 1_000 * MS + i * 100_000) for i in range(5_000)]
+    s, _ = feed(s, *early)
+    s, _ = feed(s, Go(due, CLOCK), P(1, due + 200 * MS), P(2, due + 260 * MS), Tick(due + 600 * MS))
+    assert sum(e.player == 0 for e in s.edges) == MAX_EARLY_EDGES
+    assert s.result.winners == (1,) and [f.seat for f in s.result.false_starts][:1] == [0]

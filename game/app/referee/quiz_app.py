@@ -41,8 +41,7 @@ QUIZ_SEAT_KEYS: tuple[int, ...] = (*SEAT_KEYS, pygame.K_m)
 
 
 class QuizApp(RefereeShell):
-    link_lost_words = ("the buzzer board is not answering (is its cable out?): the quiz keeps its "
-                       "scores and its line, and presses count again when the board is back")
+    link_lost_key = "ref_board_gone_quiz"
 
     def __init__(self, *, detected: Detected, settings: QuizSettings, seed: int, names: tuple[str, ...],
                  lang: str, fonts: Fonts, surface: pygame.Surface, sounds: Sounds,

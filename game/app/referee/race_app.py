@@ -50,8 +50,7 @@ class PendingGo:
 
 
 class RaceApp(RefereeShell):
-    link_lost_words = ("the buzzer board is not answering (is its cable out?): the tally is kept, and "
-                       "the next race can start when the board is back")
+    link_lost_key = "ref_board_gone_race"
 
     def __init__(self, *, detected: Detected, session: Session, names: tuple[str, ...], lang: str, fonts: Fonts,
                  surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
@@ -61,6 +60,7 @@ class RaceApp(RefereeShell):
         self.session = session
         self.record = record
         self.go: PendingGo | None = None
+        self.board_race: int | None = None    # the board's number for the race it has armed
         self.stats = False
         self.kiosk = kiosk          # the kiosk's: its staff gate has a button, Esc does not quit
 
@@ -69,17 +69,36 @@ class RaceApp(RefereeShell):
     def feed(self, event: SessionInput) -> None:
         if self.record is not None:
             self.record(event)
+        racing = self.session.phase in (Phase.ARMED, Phase.RUNNING)
         self.session, effects = step(self.session, event)
         for effect in effects:
             self.perform(effect)
+        if racing and self.session.phase not in (Phase.ARMED, Phase.RUNNING):
+            self.race_over()
+
+    def race_over(self) -> None:
+        """The race is decided, to be run again, or called off: the buzzer board is told, so
+        that link trouble later does not void a race that stands (its ``finish``; the GPIO rig
+        and keyboard seats have nothing to tell). Its buttons keep reporting: a bell-slap's next
+        hands still come in."""
+        finish = getattr(self.adapter, "finish", None)
+        if callable(finish):
+            try:
+                finish()
+            except AdapterError as exc:     # the link is down: said already when it went
+                if self.say is not None:
+                    self.say(f"note: the board was not told the race is over: {exc}")
+        self.board_race = None
 
     def perform(self, effect: Effect) -> None:
         if isinstance(effect, Arm):
             self.go = None
             try:
-                self.adapter.arm(effect.seats)
+                report = self.adapter.arm(effect.seats)
             except AdapterError as exc:     # said; GO is still given when due, or fails and is said
                 self.note(str(exc))
+            else:
+                self.board_race = getattr(report, "race", None)
         elif isinstance(effect, ScheduleGo):
             self.go = PendingGo(effect.race, effect.t_ns, effect.seats)
         else:
@@ -159,7 +178,9 @@ class RaceApp(RefereeShell):
                     # GO was not shown (unplugged, or the board voided the race): a race without
                     # GO cannot be judged, so it is called off and the next start runs a fresh one.
                     self.feed(CallOff(self.adapter.now_ns()))
-                    self.note(f"{exc}: the race is called off; start the next when ready")
+                    self.note(render(Message.of("ref_race_go_failed"), self.lang))
+                    if self.say is not None:
+                        self.say(f"note: GO failed: {exc}")
                 else:
                     self.feed(go)
         now = self.due_tick()
@@ -171,6 +192,13 @@ class RaceApp(RefereeShell):
         could not trust): a race armed or running has holes in its evidence, so it is called off
         and counts for nothing; the host starts it again."""
         words = render(Message.of("ui_race_voided"), self.lang)
+        voided = getattr(record, "race", None)
+        if voided is not None and self.board_race is not None and voided != self.board_race:
+            # A void of a race already over (its message came late): the race now running is
+            # another and stands.
+            if self.say is not None:
+                self.say(f"note: {record!r} (an earlier race)")
+            return
         if self.session.phase in (Phase.ARMED, Phase.RUNNING):
             self.feed(CallOff(self.adapter.now_ns()))
         self.note(words)

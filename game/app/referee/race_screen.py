@@ -88,7 +88,9 @@ def draw_race(p: Painter, v: RaceView) -> None:
     p.fill(theme.PANEL, f.footer)
     room = f.footer.inflate(-p.px(20), -p.px(6))
     words = v.notice or _keys(p, v, room)
-    p.text(words, room, 22, theme.WARN if v.notice else theme.DIM)
+    # A notice too long even at the smallest size (a refusal quoting a long reason) is cut with
+    # "…" rather than drawn over the edge.
+    p.text(words, room, 22, theme.WARN if v.notice else theme.DIM, cut=bool(v.notice))
 
 
 # -- frame -----------------------------------------------------------------------------------

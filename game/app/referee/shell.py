@@ -21,6 +21,7 @@ from firmware_host.errors import AdapterError
 
 from ...controller.effects import Effect, Leds, Light, Notice, PlaySound, WakeAt
 from ...i18n.lookup import render
+from ...messages import Message
 from ..ui.actions import Act, Hotspot
 from ..ui.adapters import LIGHTS, Detected
 from ..ui.fonts import Fonts
@@ -57,8 +58,8 @@ class RefereeShell(ABC):
     tap or key as the host's act), ``key`` (a key edge), ``poll`` (edges, GO, ticks),
     ``draw`` and ``lights`` (the seat lights the state shows now)."""
 
-    #: What a yanked board cable costs this screen, said in the footer.
-    link_lost_words = "the buzzer board is not answering (is its cable out?)"
+    #: The catalog key of what a yanked board cable costs this screen, said in the footer.
+    link_lost_key = "ref_board_gone_race"
 
     def __init__(self, *, detected: Detected, names: tuple[str, ...], lang: str, fonts: Fonts,
                  surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None) -> None:
@@ -155,7 +156,7 @@ class RefereeShell(ABC):
             return
         was_up, self.link = self.link[0], link
         if was_up and not link[0]:
-            self.note(self.link_lost_words)
+            self.note(render(Message.of(self.link_lost_key), self.lang))
         elif link[0]:
             self.perform(self.lights())   # a replugged or restarted board shows nothing
 

@@ -5,6 +5,8 @@ English with a message saying which package to install."""
 
 from __future__ import annotations
 
+import functools
+import io
 import os
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -74,6 +76,11 @@ def _watch_quit() -> None:
         _WATCHING[0] = True
 
 
+@functools.lru_cache(maxsize=8)
+def _font_bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
 class Fonts:
     """Fonts by pixel size, and rendered text surfaces (an LRU cache: a table screen shows the
     same few dozen strings frame after frame), with the widths of measured texts and the lines
@@ -116,7 +123,11 @@ class Fonts:
             if not pygame.freetype.get_init():
                 pygame.freetype.init()
             _watch_quit()
-            font = pygame.freetype.Font(str(self.path), px)
+            # From the file's bytes, not its path: a font opened by path keeps the file open,
+            # one descriptor per size, and a rig that has fitted text at a few hundred sizes in
+            # five languages ran past 1,024 descriptors, where select() (pyserial's, on the
+            # board's port) fails. The bytes are read once per file and shared.
+            font = pygame.freetype.Font(io.BytesIO(_font_bytes(self.path)), px)
             font.kerning = False
             font.pad = True         # line-box metrics: every line of a size is equally tall
             font.origin = True      # render_to's position is the pen's start on the baseline
