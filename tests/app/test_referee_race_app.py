@@ -37,6 +37,18 @@ class _Rig(FakeRig):
 
     go_fails = False
     go_late_ns = 2 * MS
+    armed = 0
+
+    def arm(self, seats):  # type: ignore[no-untyped-def]
+        """As the board: each arming has a number of its own, which its RaceVoided names."""
+        from firmware_host.records import ArmReport
+
+        self.armed += 1
+        self.calls.append(("arm", tuple(seats)))
+        return ArmReport(self.t_ns, self.clock, (), race=100 + self.armed)
+
+    def finish(self) -> None:
+        self.calls.append(("finish", None))
 
     def go(self, seats):  # type: ignore[no-untyped-def]
         if self.go_fails:
@@ -200,9 +212,29 @@ def test_a_race_the_board_lost_edges_of_is_called_off_and_said() -> None:
     app.host(Act("start"))
     go = _until_go(app, rig)
     rig.t_ns = go + 100 * MS
-    rig.events += [Press(0, go + 90 * MS, rig.clock), RaceVoided(1, "the board was disconnected", None)]
+    rig.events += [Press(0, go + 90 * MS, rig.clock), RaceVoided(101, "the board was disconnected", None)]
     app.poll()
     assert app.session.phase is Phase.READY and app.session.results == ()
     assert app.notice is not None and "lost presses" in app.notice[0]
     app.host(Act("start"))
     assert app.session.phase is Phase.ARMED and app.session.number == 2
+
+
+def test_the_board_is_told_a_race_is_over_and_a_late_void_of_it_changes_nothing() -> None:
+    from firmware_host.boardlink.rig import RaceVoided
+
+    app, rig, _, _ = _app("grab")
+    app.host(Act("start"))
+    go = _until_go(app, rig)
+    rig.t_ns = go + 500 * MS
+    rig.events += [Press(2, go + 190 * MS, rig.clock), Release(2, go + 290 * MS, rig.clock)]
+    app.poll()
+    assert app.session.phase is Phase.DECIDED and rig.calls[-1] == ("finish", None)
+    app.host(Act("start"))                          # race 2: the board's arming 102
+    assert app.session.phase is Phase.ARMED
+    rig.events += [RaceVoided(101, "the board was disconnected", None)]   # race 1's, come late
+    app.poll()
+    assert app.session.phase is Phase.ARMED and app.notice is None
+    rig.events += [RaceVoided(102, "the board was disconnected", None)]
+    app.poll()
+    assert app.session.phase is Phase.READY and app.notice is not None
