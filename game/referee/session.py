@@ -252,6 +252,20 @@ def _held_after(held: tuple[tuple[int, int], ...], edge: Press | Release) -> tup
     return others
 
 
+def leds(s: Session) -> Leds:
+    """The seat lights the session shows now, whole (for a board plugged in again): the racers
+    flashing while armed, lit from GO, the winners and losers once decided; the red button lit
+    while it starts the next race."""
+    result = s.result
+    if s.phase is Phase.DECIDED and result is not None:
+        seats = _lights(s, lambda seat: Light.WINNER if seat in result.winners
+                        else Light.LOSER if seat in result.losers else Light.OFF)
+    else:
+        light = {Phase.RUNNING: Light.ON, Phase.ARMED: Light.ARMED}.get(s.phase, Light.OFF)
+        seats = _lights(s, lambda seat: light)
+    return Leds(seats, Light.ON if s.phase in (Phase.READY, Phase.DECIDED) else Light.OFF)
+
+
 def _lights(s: Session, light: Any) -> tuple[Light, ...]:
     return tuple(light(seat) if seat in s.racers else Light.OFF for seat in range(s.seats))
 

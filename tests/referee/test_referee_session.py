@@ -358,3 +358,16 @@ def test_a_false_starters_chatter_before_go_is_bounded() -> None:
     s, _ = feed(s, Go(due, CLOCK), P(1, due + 200 * MS), P(2, due + 260 * MS), Tick(due + 600 * MS))
     assert sum(e.player == 0 for e in s.edges) == MAX_EARLY_EDGES
     assert s.result.winners == (1,) and [f.seat for f in s.result.false_starts][:1] == [0]
+
+
+def test_the_lights_the_session_shows_whole() -> None:
+    from game.referee.session import leds
+
+    s = session("grab", seats=4, racers=(0, 1, 3))
+    assert leds(s) == Leds((Light.OFF,) * 4, Light.ON)
+    s, due = start(s)
+    assert leds(s) == Leds((Light.ARMED, Light.ARMED, Light.OFF, Light.ARMED), Light.OFF)
+    s, _ = feed(s, Go(due, CLOCK))
+    assert leds(s) == Leds((Light.ON, Light.ON, Light.OFF, Light.ON), Light.OFF)
+    s, _ = feed(s, P(3, due + 200 * MS), Tick(due + 600 * MS))
+    assert leds(s) == Leds((Light.OFF, Light.OFF, Light.OFF, Light.WINNER), Light.ON)

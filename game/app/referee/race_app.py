@@ -24,12 +24,12 @@ import pygame
 
 from firmware_host.errors import AdapterError
 
-from ...controller.effects import Arm, Effect, Leds, Light, ScheduleGo
+from ...controller.effects import Arm, Effect, Leds, ScheduleGo
 from ...controller.inputs import Tick
 from ...i18n.lookup import render
 from ...inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ...messages import Message
-from ...referee.session import CallOff, Phase, Session, SessionInput, Start, Void, step
+from ...referee.session import CallOff, Phase, Session, SessionInput, Start, Void, leds, step
 from ..ui.actions import Act
 from ..ui.adapters import Detected
 from ..ui.fonts import Fonts
@@ -106,19 +106,7 @@ class RaceApp(RefereeShell):
 
     def lights(self) -> Leds:
         """The seat lights the session shows now (sent whole to a replugged board)."""
-        s = self.session
-        result = s.result
-        if s.phase is Phase.DECIDED and result is not None:
-            pick = lambda seat: (Light.WINNER if seat in result.winners   # noqa: E731
-                                 else Light.LOSER if seat in result.losers else Light.OFF)
-        elif s.phase is Phase.RUNNING:
-            pick = lambda seat: Light.ON   # noqa: E731
-        elif s.phase is Phase.ARMED:
-            pick = lambda seat: Light.ARMED   # noqa: E731
-        else:
-            pick = lambda seat: Light.OFF   # noqa: E731
-        caught = Light.ON if s.phase in (Phase.READY, Phase.DECIDED) else Light.OFF
-        return Leds(tuple(pick(seat) if seat in s.racers else Light.OFF for seat in range(s.seats)), caught)
+        return leds(self.session)
 
     def host(self, act: Act) -> None:
         """A host's tap or key, stamped now on the input's clock."""
