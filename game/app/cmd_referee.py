@@ -17,9 +17,14 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import LANGUAGES
 from ..referee.presets import Outcome, Preset
+
+if TYPE_CHECKING:
+    from .referee.race_log import RaceLog
+    from .ui.adapters import Detected
 from .options import fail, new_seed, seed_arg
 
 HELP = "referee mode: the quiz-show lockout ('quiz') or a race preset for another reaction game"
@@ -144,9 +149,9 @@ def quiz_settings(args: argparse.Namespace, seats: int, clock: str | None, resol
             fail(f"--teams {args.teams!r} names {len(names)} seats: give one team name per seat, {seats} in all "
                  "(e.g. red,red,blue,blue)")
         teams = tuple(enumerate(names))
-    extra = {} if clock is None else {"clock": clock}
+    extra: dict[str, Any] = {} if clock is None else {"clock": clock}
     if resolution_ns is not None:
-        extra["resolution_ns"] = resolution_ns  # type: ignore[assignment]
+        extra["resolution_ns"] = resolution_ns
     try:
         return QuizSettings(seats=seats, teams=teams,
                             mode=QuizMode.FIRST_PER_TEAM if args.first_per_team else QuizMode.INDIVIDUAL,
@@ -256,7 +261,7 @@ def preset_dirs(args: argparse.Namespace) -> list[Path]:
     return [CAFE_PRESETS, config_home / "cheating-moth" / "referee", *(Path(d) for d in args.presets or ())]
 
 
-def _detect(args: argparse.Namespace, seats: int):  # type: ignore[no-untyped-def]
+def _detect(args: argparse.Namespace, seats: int) -> Detected:
     """The input asked for, with at least ``seats`` seats; else one line and exit 2."""
     from .ui.adapters import detect
 
@@ -393,11 +398,10 @@ def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed:
 
     detected = _detect(args, seats)
     adapter = detected.adapter
-    log = None
     try:
-        if args.db:
-            log = _open_log(args, preset, seats, seed, clock=adapter.clock, resolution_ns=adapter.resolution_ns,
-                            t0_ns=adapter.now_ns())
+        log = _open_log(args, preset, seats, seed, clock=adapter.clock, resolution_ns=adapter.resolution_ns,
+                        t0_ns=adapter.now_ns())
+        if log is not None:
             session, seats = log.session, log.session.seats
             shift = log.clock_shift_ns(adapter.now_ns())
             if shift:   # a rebooted Pi or a replugged board counts from zero again: carry the time line on
@@ -449,7 +453,7 @@ def _report(args: argparse.Namespace, session, names: tuple[str, ...], lang: str
 
 
 def _open_log(args: argparse.Namespace, preset: Preset, seats: int, seed: int, *, clock: str, resolution_ns: int,
-              t0_ns: int):  # type: ignore[no-untyped-def]
+              t0_ns: int) -> RaceLog | None:
     """The session log of ``--db``, new or resumed (its notices said on stderr), or None
     without ``--db``; a log that cannot be resumed, or holds another game, is one line."""
     from ..errors import BadRace, BadTableLog

@@ -121,7 +121,7 @@ class KioskRaces:
                                             t0_ns=adapter.now_ns())
         shift = self.log.clock_shift_ns(adapter.now_ns())
         # A rebooted Pi or a replugged board counts from zero again: the time line is carried on.
-        seen: InputAdapter = ClockShift(self.watched, shift) if shift else self.watched   # type: ignore[assignment]
+        seen: InputAdapter = ClockShift(self.watched, shift) if shift else self.watched
         return RaceApp(detected=Detected(seen, self.detected.name), session=self.log.session,
                        names=names_for(players), lang=self.ui.lang, fonts=self.fonts, surface=self.surface,
                        sounds=self.sounds, say=self.say, record=self.log.record, kiosk=True)

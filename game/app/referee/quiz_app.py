@@ -63,9 +63,8 @@ class QuizApp(RefereeShell):
     def host(self, act: Act) -> None:
         """A host's tap or key, stamped now on the input's clock."""
         now = self.adapter.now_ns()
-        made: QuizInput | None = {
-            "arm": Arm(now), "right": Right(now), "wrong": Wrong(now), "skip": Skip(now),
-        }.get(act.kind)
+        acts: dict[str, QuizInput] = {"arm": Arm(now), "right": Right(now), "wrong": Wrong(now), "skip": Skip(now)}
+        made: QuizInput | None = acts.get(act.kind)
         if act.kind == "score" and isinstance(act.value, int):
             made = Score(act.value, now)
         if made is not None:

@@ -25,7 +25,7 @@ from firmware_host.simplayers import SimPlayers, SimSettings
 from ...controller.effects import Notice, ScheduleGo
 from ...controller.inputs import Tick
 from ...i18n.lookup import render
-from ...inputs import Go, Press, Release
+from ...inputs import Go
 from ...judge import format_gap, format_ms
 from ...referee.presets import GoSource, Outcome, Preset
 from ...referee.race import RefereeResult, Rerun
@@ -136,8 +136,9 @@ class _Table:
                 return
             self.voids.append(f"the table voids {self.names[wrong[0]]}'s slap (before the match)")
             self.feed(Void(wrong[0], self.session.now_t_ns + self.rng.randint(1_000, 3_000) * MS))
-            if self.session.phase is Phase.RUNNING and self.session.race is not None:
-                self.feed(Tick(self.session.race.deadline_t_ns))
+            after = self.session     # nobody's hand after the void yet: the round runs to its end
+            if after.phase is Phase.RUNNING and after.race is not None:
+                self.feed(Tick(after.race.deadline_t_ns))
             self.shot("void")
 
     def _told(self) -> None:
@@ -156,14 +157,16 @@ class _Table:
 def told(result: RefereeResult, names: Sequence[str], preset: Preset) -> str:
     """One race in English words with the players' names (the judge's own reason counts seats
     from 0 and is for the record)."""
-    name = lambda seat: names[seat] if seat < len(names) else f"seat {seat + 1}"   # noqa: E731
+    def name(seat: int) -> str:
+        return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
     parts = []
     if result.false_starts:
         parts.append("early: " + ", ".join(name(f.seat) for f in result.false_starts))
     if result.rerun:
         why = {Rerun.TIE: "a tie between " + " and ".join(name(s) for s in (result.ties[0] if result.ties else ())),
                Rerun.FALSE_START: "a false start",
-               Rerun.NO_PRESS: "nobody pressed in time"}.get(result.rerun_why, "")
+               Rerun.NO_PRESS: "nobody pressed in time"}.get(result.rerun_why or Rerun.NO_PRESS, "")
         parts.append(f"run again ({why})")
         return "; ".join(parts)
     places = {p.seat: p for p in result.places}
