@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, pct, pin  # noqa: E402
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -73,19 +73,6 @@ print(json.dumps({"first_frame_s": first, "rss_kib": rss}))
 """
 
 
-
-
-def pin() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        except OSError:
-            pass
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 FRAME_NS = 1_000_000_000 // 60

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, pct, pin  # noqa: E402
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -37,19 +37,6 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 PRESETS = (("duel", 2), ("grab", 6), ("bell-slap", 6), ("last-hand-down", 6))
 SIZES = ((800, 480), (1920, 1080))
-
-
-def pin() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        except OSError:
-            pass
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def sessions(races: int) -> dict[str, tuple[object, list[object], list[tuple[str, object, int, bool]]]]:
