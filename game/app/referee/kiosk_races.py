@@ -47,10 +47,9 @@ from ..ui.sound import Sounds
 from ..ui.state import NOTICE_NS, UiState
 from .race_app import RaceApp
 from .race_log import RaceLog
-from .shell import dispatch
+from .shell import dispatch, frame_loop
 
 MS = 1_000_000
-S = 1_000_000_000
 #: The staff pages the menu here has (the card game's timings, deck and leaderboard are not
 #: this game's).
 PAGES = ("menu", "confirm-shutdown")
@@ -278,33 +277,11 @@ class KioskRaces:
                 return
 
     def next_due_ns(self) -> int | None:
-        due = [t for t in (self.race.go.t_ns if self.race.go else None,
-                           self.race.wakes[0] if self.race.wakes else None) if t is not None]
-        return min(due) if due else None
+        return self.race.next_due_ns()
 
     def run(self, *, fps: int = 60, max_frames: int | None = None,
             on_frame: Callable[[KioskRaces], None] | None = None) -> int:
         """Events, the race, the staff gate, a frame, ``on_frame`` (the watchdog), until the
         table switches, shuts down or the window closes (or ``max_frames``)."""
-        clock = pygame.time.Clock()
-        frames = 0
-        while not self.quit and (max_frames is None or frames < max_frames):
-            for event in pygame.event.get():
-                self.handle(event)
-            self.poll()
-            self.draw()
-            if pygame.display.get_surface() is self.surface:
-                pygame.display.flip()
-            if on_frame is not None:
-                on_frame(self)
-            frames += 1
-            if self.quit or (max_frames is not None and frames >= max_frames):
-                break
-            due = self.next_due_ns()
-            # Sleep to the next frame, or less if GO or a tick falls due sooner.
-            if due is not None and due - self.adapter.now_ns() < S // fps:
-                pygame.time.wait(max(0, (due - self.adapter.now_ns()) // MS))
-            else:
-                clock.tick(fps)
-        return frames
-
+        return frame_loop(self, fps=fps, max_frames=max_frames,
+                          on_frame=None if on_frame is None else lambda: on_frame(self))

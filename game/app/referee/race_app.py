@@ -193,6 +193,11 @@ class RaceApp(RefereeShell):
         if self.say is not None:
             self.say(f"note: {record!r}")
 
+    def next_due_ns(self) -> int | None:
+        """GO asked of the adapter, or a tick, whichever is sooner."""
+        due = [t for t in (self.go.t_ns if self.go else None, super().next_due_ns()) if t is not None]
+        return min(due) if due else None
+
     # -- output --------------------------------------------------------------------------------
 
     def draw(self) -> Drawn:

@@ -14,6 +14,7 @@ import heapq
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import pygame
 
@@ -23,11 +24,12 @@ from ...controller.effects import Effect, Leds, Light, Notice, PlaySound, WakeAt
 from ...i18n.lookup import render
 from ...messages import Message
 from ..ui.actions import Act, Hotspot
-from ..ui.adapters import LIGHTS, Detected
+from ..ui.adapters import LIGHTS, Detected, InputAdapter
 from ..ui.fonts import Fonts
 from ..ui.sound import Sounds
 
 S = 1_000_000_000
+MS = 1_000_000
 NOTICE_NS = 4 * S
 
 
@@ -172,16 +174,49 @@ class RefereeShell(ABC):
                 self.host(spot.act)
                 return
 
+    def next_due_ns(self) -> int | None:
+        """When the state wants attention next (a tick), on the adapter's clock, or None."""
+        return self.wakes[0] if self.wakes else None
+
     def run(self, *, fps: int = 60, max_frames: int | None = None) -> int:
-        clock = pygame.time.Clock()
-        frames = 0
-        while not self.quit and (max_frames is None or frames < max_frames):
-            for event in pygame.event.get():
-                self.handle(event)
-            self.poll()
-            self.draw()
-            if pygame.display.get_surface() is self.surface:
-                pygame.display.flip()
-            frames += 1
+        return frame_loop(self, fps=fps, max_frames=max_frames)
+
+
+class FrameApp(Protocol):
+    """What :func:`frame_loop` runs: a referee screen's shell, or the kiosk's races around one."""
+
+    quit: bool
+    surface: pygame.Surface
+    adapter: InputAdapter
+
+    def handle(self, event: pygame.event.Event) -> None: ...
+    def poll(self) -> None: ...
+    def draw(self) -> object: ...
+    def next_due_ns(self) -> int | None: ...
+
+
+def frame_loop(app: FrameApp, *, fps: int = 60, max_frames: int | None = None,
+               on_frame: Callable[[], None] | None = None) -> int:
+    """Events, ``poll``, a frame and ``on_frame`` (the kiosk's watchdog), until the app quits (or
+    ``max_frames``); returns the frames drawn. Between frames it sleeps to the next one, or less
+    when GO or a tick falls due sooner, so GO is not a frame late."""
+    clock = pygame.time.Clock()
+    frames = 0
+    while not app.quit and (max_frames is None or frames < max_frames):
+        for event in pygame.event.get():
+            app.handle(event)
+        app.poll()
+        app.draw()
+        if pygame.display.get_surface() is app.surface:
+            pygame.display.flip()
+        if on_frame is not None:
+            on_frame()
+        frames += 1
+        if app.quit or (max_frames is not None and frames >= max_frames):
+            break
+        due = app.next_due_ns()
+        if due is not None and due - app.adapter.now_ns() < S // fps:
+            pygame.time.wait(max(0, (due - app.adapter.now_ns()) // MS))
+        else:
             clock.tick(fps)
-        return frames
+    return frames
