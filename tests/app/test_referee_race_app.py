@@ -238,3 +238,47 @@ def test_the_board_is_told_a_race_is_over_and_a_late_void_of_it_changes_nothing(
     rig.events += [RaceVoided(102, "the board was disconnected", None)]
     app.poll()
     assert app.session.phase is Phase.READY and app.notice is not None
+
+
+def test_a_preset_on_the_gpio_rig_with_kernel_stamps() -> None:
+    """The same app on the GPIO adapter (gpiozero's MockFactory with the kernel's stamps, the
+    lgpio factory's float seconds): GO stamped on the factory clock when it fell due, presses
+    at their kernel stamps, edge directions inferred as on a Pi, the early hand out."""
+    from firmware_host.gpio import GpioRig
+    from firmware_host.mockpins import ClockedMockFactory
+    from firmware_host.pinmap import load_pinmap
+
+    factory = ClockedMockFactory()
+    pinmap = load_pinmap()
+    rig = GpioRig(pinmap, pin_factory=factory)
+    try:
+        factory.set_now_ns(2_000 * 10**9)
+        session = new_session(load_presets().get("grab"), 4, clock=rig.clock, resolution_ns=rig.resolution_ns,
+                              seed=5, t_ns=rig.now_ns())
+        app = RaceApp(detected=Detected(rig, "gpio"), session=session, names=NAMES, lang="en", fonts=fonts("en"),
+                      surface=pygame.Surface((800, 480)), sounds=_Sounds())
+        app.host(Act("start"))
+        assert app.go is not None
+        due = app.go.t_ns
+        button = lambda seat: factory.stamped_pin(pinmap.seats[seat].button)   # noqa: E731
+        button(3).press(due - 300 * MS)                     # Dan's hand moves before GO
+        button(3).release(due - 200 * MS)
+        app.poll()
+        factory.set_now_ns(due + 1_000)                     # the loop wakes 1 µs after GO fell due
+        app.poll()
+        race = app.session.race
+        assert app.session.phase is Phase.RUNNING and race is not None and race.go_t_ns == due + 1_000
+        for seat, ms in ((1, 231), (0, 248), (2, 260)):
+            button(seat).press(due + 1_000 + ms * MS)
+            button(seat).release(due + 1_000 + (ms + 90) * MS)
+        factory.set_now_ns(due + 900 * MS)
+        app.poll()
+        app.poll()                                          # the settle window's tick
+        result = app.session.result
+        assert app.session.phase is Phase.DECIDED and result is not None and result.winners == (1,)
+        # Decided once Bea's press had settled (Ann's edges came in the same drain): Cem's later
+        # press is after the result (grab's lockout: the first hand takes it).
+        assert [(p.seat, p.reaction_ns) for p in result.places] == [(1, 231 * MS), (0, 248 * MS)]
+        assert [f.seat for f in result.false_starts] == [3]
+    finally:
+        rig.close()
