@@ -47,7 +47,7 @@ from ...messages import Message
 from ...staff import Combo
 from ..kiosk import Kiosk, setting_range
 from ..leaderboard import Period
-from ..tablelog import TableLog
+from ..tablelog import TableLog, clock_shift_ns
 from .actions import Act
 from .adapters import LIGHTS, ClockShift, Detected
 from .common import Scene
@@ -148,10 +148,11 @@ class App:
         self.resumed = resumed is not None
         if resumed is not None:
             self.table = resumed
-            if now <= self.table.now_t_ns:
+            shift = clock_shift_ns(self.table.now_t_ns, now)
+            if shift:
                 # The adapter's clock started again (a reboot, another board): shift what this
                 # session reads so that the table's clock never runs backwards.
-                self.adapter = ClockShift(self.adapter, self.table.now_t_ns - now + S)
+                self.adapter = ClockShift(self.adapter, shift)
                 now = self.adapter.now_ns()
         else:
             self.table = new_table(settings, seed, now)
