@@ -28,7 +28,6 @@ from ...referee.quiz import (
 )
 from ..ui.actions import Act
 from ..ui.adapters import Detected
-from ..ui.console import SEAT_KEYS
 from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
@@ -36,8 +35,6 @@ from .quiz_screen import QuizView, draw_quiz
 from .shell import Drawn, RefereeShell
 
 MS = 1_000_000
-#: Keyboard seats: the table's seven keys and M for an eighth seat.
-QUIZ_SEAT_KEYS: tuple[int, ...] = (*SEAT_KEYS, pygame.K_m)
 
 
 class QuizApp(RefereeShell):
@@ -79,11 +76,7 @@ class QuizApp(RefereeShell):
             self.host(Act("wrong"))
 
     def key(self, key: int, down: bool) -> None:
-        if key in QUIZ_SEAT_KEYS and self.keyboard_seats:
-            seat = QUIZ_SEAT_KEYS.index(key)
-            if seat < self.state.settings.seats:
-                now = self.adapter.now_ns()
-                self.feed(Press(seat, now, self.adapter.clock) if down else Release(seat, now, self.adapter.clock))
+        if self.keyboard_seat(key, down, self.state.settings.seats, self.feed):
             return
         if not down:
             return

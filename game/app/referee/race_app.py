@@ -35,7 +35,6 @@ from ..ui.adapters import Detected
 from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
-from .quiz_app import QUIZ_SEAT_KEYS
 from .race_screen import RaceView, draw_race
 from .shell import Drawn, RefereeShell
 
@@ -121,11 +120,7 @@ class RaceApp(RefereeShell):
             self.stats = not self.stats
 
     def key(self, key: int, down: bool) -> None:
-        if key in QUIZ_SEAT_KEYS and self.keyboard_seats:
-            seat = QUIZ_SEAT_KEYS.index(key)
-            if seat < self.session.seats:
-                now = self.adapter.now_ns()
-                self.feed(Press(seat, now, self.adapter.clock) if down else Release(seat, now, self.adapter.clock))
+        if self.keyboard_seat(key, down, self.session.seats, self.feed):
             return
         if not down:
             return

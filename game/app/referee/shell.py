@@ -22,14 +22,18 @@ from firmware_host.errors import AdapterError
 
 from ...controller.effects import Effect, Leds, Light, Notice, PlaySound, WakeAt
 from ...i18n.lookup import render
+from ...inputs import Press, Release
 from ...messages import Message
 from ..ui.actions import Act, Hotspot
 from ..ui.adapters import LIGHTS, Detected, InputAdapter
+from ..ui.console import SEAT_KEYS
 from ..ui.fonts import Fonts
 from ..ui.sound import Sounds
 
 S = 1_000_000_000
 MS = 1_000_000
+#: Keyboard seats: the table's seven keys and M for an eighth seat.
+SEAT_KEYS_8: tuple[int, ...] = (*SEAT_KEYS, pygame.K_m)
 NOTICE_NS = 4 * S
 
 
@@ -96,6 +100,17 @@ class RefereeShell(ABC):
 
     @abstractmethod
     def lights(self) -> Leds: ...
+
+    def keyboard_seat(self, key: int, down: bool, seats: int, feed: Callable[[Press | Release], None]) -> bool:
+        """Whether ``key`` is a keyboard seat's (on keyboard input only); if it is one of the
+        ``seats`` seats, its edge, stamped now, goes to ``feed``."""
+        if key not in SEAT_KEYS_8 or not self.keyboard_seats:
+            return False
+        seat = SEAT_KEYS_8.index(key)
+        if seat < seats:
+            now = self.adapter.now_ns()
+            feed(Press(seat, now, self.adapter.clock) if down else Release(seat, now, self.adapter.clock))
+        return True
 
     # -- effects -------------------------------------------------------------------------------
 
