@@ -216,6 +216,7 @@ def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_f
 
     def run(app: race_app.RaceApp, **_: object) -> int:
         ran.append(app)
+        app.draw()                               # the first frame: its keys take at once
         app.key(pygame.K_SPACE, True)
         app.draw()
         app.key(pygame.K_ESCAPE, True)

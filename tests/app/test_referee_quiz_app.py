@@ -12,6 +12,7 @@ from test_display_app import FakeRig
 from firmware_host.errors import AdapterError
 from firmware_host.records import SeatLight
 from game.app.referee.quiz_app import QuizApp
+from game.app.referee.shell import SETTLE_NS
 from game.app.ui.actions import Act
 from game.app.ui.adapters import Detected
 from game.app.ui.sound import Sounds
@@ -65,17 +66,25 @@ def test_the_red_button_arms_and_the_stamps_decide_who_is_in_front() -> None:
     assert q is not None and q.front == 1 and q.wrong == (2,) and app.state.questions == 1
 
 
+def _settled(app: QuizApp, rig: FakeRig) -> None:
+    """A frame drawn, then another once its screen has settled: its buttons take taps."""
+    app.draw()
+    rig.t_ns += SETTLE_NS
+    app.draw()
+    assert app.frame.live
+
+
 def test_host_taps_score_and_a_refusal_is_said_in_the_footer() -> None:
     app, rig, _ = _app()
     app.host(Act("right"))                         # nobody in front: refused, state kept
     assert app.state.phase is Phase.IDLE and app.notice is not None and "Right" in app.notice[0]
     app.draw()
     (arm,) = [h for h in app.frame.hotspots if h.act.kind == "arm"]
-    app.tap(arm.rect.center)
+    app.tap(arm.rect.center)                       # the first frame: nothing to settle from
     rig.t_ns += 500 * MS
     rig.events += [Press(3, rig.t_ns - 100 * MS, rig.clock), Release(3, rig.t_ns, rig.clock)]
     _advance(app, rig, 200)
-    app.draw()
+    _settled(app, rig)
     (plus,) = [h for h in app.frame.hotspots if h.act == Act("score", 10)]
     app.tap(plus.rect.center)
     assert app.state.scores == (0, 0, 0, 10)
@@ -84,15 +93,18 @@ def test_host_taps_score_and_a_refusal_is_said_in_the_footer() -> None:
 
 def test_keyboard_seats_only_on_keyboard_input() -> None:
     app, rig, _ = _app(name="keyboard")
+    app.draw()
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a))
     rig.t_ns += 300 * MS
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t))     # seat 2's key (Bea)
     app.handle(pygame.event.Event(pygame.KEYUP, key=pygame.K_t))
     _advance(app, rig, 200)
     assert app.state.open is not None and app.state.open.front == 1
+    _settled(app, rig)
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r))
     assert app.state.scores[1] == 10
     board, rig2, _ = _app(name="board")                # on real buttons a key is not a seat
+    board.draw()
     board.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a))
     board.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t))
     _advance(board, rig2, 200)

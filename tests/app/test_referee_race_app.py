@@ -13,6 +13,7 @@ from test_display_app import FakeRig
 from firmware_host.errors import AdapterError
 from firmware_host.records import SeatLight
 from game.app.referee.race_app import RaceApp
+from game.app.referee.shell import SETTLE_NS
 from game.app.ui.actions import Act
 from game.app.ui.adapters import Detected
 from game.app.ui.sound import Sounds
@@ -145,26 +146,43 @@ def test_bell_slap_the_host_voids_a_wrong_slap_with_a_tap() -> None:
     assert app.session.result.winners == (0,) and "guilty" in sounds.played
 
 
-def test_keys_start_call_off_and_a_refusal_is_said() -> None:
-    app, rig, sounds, _ = _app("grab")
-    app.key(pygame.K_v, True)                                # nothing to void: refused, said
-    assert app.notice is not None and "does not let the table void" in app.notice[0]
-    assert "refused" in sounds.played and app.session.phase is Phase.READY
-    app.key(pygame.K_SPACE, True)
-    assert app.session.phase is Phase.ARMED
-    app.key(pygame.K_c, True)
-    assert app.session.phase is Phase.READY and app.session.number == 1 and app.session.results == ()
-    app.key(pygame.K_RETURN, True)                           # race 2, called off with a tap this time
+def _key(app: RaceApp, rig: _Rig, key: int) -> None:
+    """A key on a settled frame (drawn, then drawn again once its screen settled)."""
     app.draw()
-    (call_off,) = [h for h in app.frame.hotspots if h.act.kind == "call_off"]
+    rig.t_ns += SETTLE_NS
+    app.draw()
+    app.key(key, True)
+
+
+def test_keys_start_call_off_and_show_the_statistics() -> None:
+    app, rig, sounds, _ = _app("grab")
+    _key(app, rig, pygame.K_v)                               # no void button shown: V is not bound
+    assert app.notice is None and sounds.played == [] and app.session.phase is Phase.READY
+    _key(app, rig, pygame.K_SPACE)
+    assert app.session.phase is Phase.ARMED
+    _key(app, rig, pygame.K_c)
+    assert app.session.phase is Phase.READY and app.session.number == 1 and app.session.results == ()
+    _key(app, rig, pygame.K_RETURN)                          # race 2, called off with a tap this time
+    (call_off,) = [h for h in app.draw().hotspots if h.act.kind == "call_off"]
+    rig.t_ns += SETTLE_NS
+    app.draw()
     app.tap(call_off.rect.center)
     assert app.session.phase is Phase.READY and app.session.number == 2 and app.session.results == ()
-    app.key(pygame.K_t, True)
+    _key(app, rig, pygame.K_t)                               # seat 2's key, never the statistics
+    assert not app.stats
+    _key(app, rig, pygame.K_s)
     assert app.stats
     app.draw()
     assert app.frame.overflows == ()
-    app.key(pygame.K_ESCAPE, True)
+    app.key(pygame.K_ESCAPE, True)                           # leaving: not held back while the chart settles
     assert app.quit
+
+
+def test_a_host_act_the_session_refuses_is_said_in_the_footer() -> None:
+    app, rig, sounds, _ = _app("grab")
+    app.host(Act("void", 0))                                 # however it comes: refused, said
+    assert app.notice is not None and "does not let the table void" in app.notice[0]
+    assert "refused" in sounds.played and app.session.phase is Phase.READY
 
 
 def test_keyboard_seats_press_on_keyboard_input_only() -> None:

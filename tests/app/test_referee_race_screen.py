@@ -255,7 +255,7 @@ def test_a_called_off_race_waits_for_the_next_start() -> None:
     assert "Press Start (the red button) to arm." in shown and "Start" in shown
     assert acts(draw(s)) == [("stats", None), ("start", None)]
     footer = [t for t in texts(draw(MOMENTS["duel-armed"])) if "Esc: quit" in t]
-    assert footer == ["C: call off  ·  T: statistics  ·  Esc: quit"]
+    assert footer == ["C: call off  ·  S: statistics  ·  Esc: quit"]
     assert not [t for t in shown if "C: call off" in t]
 
 

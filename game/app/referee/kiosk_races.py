@@ -1,7 +1,8 @@
 """A race preset as the kiosk's table game: :class:`~.race_app.RaceApp` full screen on the
 kiosk's input, screen, fonts and sounds, with the kiosk's staff gate around it.
 
-The gate is the card game's: F1 or Tab (or a ``settings`` tap) open the PIN keypad, checked by
+The gate is the card game's: F1 or Tab (or a ``settings`` tap; both in the race screen's key
+table, :data:`.keys.KIOSK_KEYS`) open the PIN keypad, checked by
 the kiosk's lock (rate-limited, the count of wrong PINs kept over restarts), and the Caught!
 button held with seat 1's button for ``combo_hold_ms`` opens the staff menu. The menu here is
 smaller: the table game (back to Cheating Moth, or another preset), how many players race, the
@@ -47,7 +48,7 @@ from ..ui.sound import Sounds
 from ..ui.state import NOTICE_NS, UiState
 from .race_app import RaceApp
 from .race_log import RaceLog
-from .shell import dispatch, frame_loop
+from .shell import SETTLE_NS, dispatch, frame_loop
 
 MS = 1_000_000
 #: The staff pages the menu here has (the card game's timings, deck and leaderboard are not
@@ -77,8 +78,9 @@ class KioskRaces:
 
     def __init__(self, *, kiosk: Kiosk, detected: Detected, game: TableGame, surface: pygame.Surface,
                  fonts: Fonts, sounds: Sounds, seed: int, lang: str | None = None,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None, settle_ns: int = SETTLE_NS) -> None:
         assert game.preset is not None and game.playable, game
+        self.settle_ns = settle_ns
         self.kiosk = kiosk
         self.detected = detected
         self.adapter = detected.adapter
@@ -123,7 +125,8 @@ class KioskRaces:
         seen: InputAdapter = ClockShift(self.watched, shift) if shift else self.watched
         return RaceApp(detected=Detected(seen, self.detected.name), session=self.log.session,
                        names=names_for(players), lang=self.ui.lang, fonts=self.fonts, surface=self.surface,
-                       sounds=self.sounds, say=self.say, record=self.log.record, kiosk=True)
+                       sounds=self.sounds, say=self.say, record=self.log.record, kiosk=True,
+                       settle_ns=self.settle_ns, gate=self.act)
 
     @property
     def overlay(self) -> bool:
@@ -221,23 +224,21 @@ class KioskRaces:
                 if act is not None:
                     self.act(act)
             return
-        if down and key in (pygame.K_F1, pygame.K_TAB):
-            self.act(Act("settings"))     # locked: the PIN keypad
-        elif key != pygame.K_ESCAPE:
-            # Releases always reach the race (a keyboard seat held when the menu opened is let go).
-            self.race.key(key, down)
+        # The race screen's key table has the gate (F1, Tab) and no Esc. Releases always reach
+        # the race (a keyboard seat held when the menu opened is let go).
+        self.race.key(key, down)
 
     def tap(self, pos: tuple[int, int]) -> None:
         self.last_activity_ns = self.adapter.now_ns()
+        if not self.overlay:
+            self.race.tap(pos)            # hit-tested on the race's own frame; Settings is the gate
+            return
         frame = self.frame
         if frame is None:
             return
         for spot in reversed(frame.hotspots):
             if spot.rect.collidepoint(pos):
-                if self.overlay or spot.act.kind == "settings":
-                    self.act(spot.act)
-                else:
-                    self.race.host(spot.act)
+                self.act(spot.act)
                 return
 
     # -- the loop ------------------------------------------------------------------------------
@@ -259,6 +260,7 @@ class KioskRaces:
         if self.overlay:
             p = Painter(self.surface, self.fonts, self.ui.lang)
             screen = draw_races_staff(p, RacesStaffView(self.ui, now, self.players, self.game.low, self.game.high))
+            self.race.glass.cover(now)    # the race's next frame is a new screen: it settles
             self.frame = Frame(screen, tuple(p.hotspots), tuple(p.overflows), tuple(p.texts), tuple(p.boxes))
             return self.frame
         self._footer_notice(now)
@@ -280,8 +282,9 @@ class KioskRaces:
         return self.race.next_due_ns()
 
     def run(self, *, fps: int = 60, max_frames: int | None = None,
-            on_frame: Callable[[KioskRaces], None] | None = None) -> int:
+            on_frame: Callable[[KioskRaces], None] | None = None, wait: Callable[[int], None] | None = None) -> int:
         """Events, the race, the staff gate, a frame, ``on_frame`` (the watchdog), until the
-        table switches, shuts down or the window closes (or ``max_frames``)."""
+        table switches, shuts down or the window closes (or ``max_frames``); ``wait`` as for
+        :func:`.shell.frame_loop`."""
         return frame_loop(self, fps=fps, max_frames=max_frames,
-                          on_frame=None if on_frame is None else lambda: on_frame(self))
+                          on_frame=None if on_frame is None else lambda: on_frame(self), wait=wait)

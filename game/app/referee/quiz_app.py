@@ -8,14 +8,16 @@ queue, ``Notice`` (a refusal) to the footer for a few seconds.
 A buzzer board that goes away (a yanked cable) is said in the footer and the quiz keeps its
 state; a replugged board is sent the seat lights whole (:mod:`.shell`).
 
-Host controls: the touch screen's buttons; keys A or Space arm, R right, X wrong, S skip, 1–9
-the score shortcuts in order, Esc quits; the red Caught! button arms when no question is open
-and passes to the next in line ("wrong") while a seat answers.
+Host controls: the touch screen's buttons; keys (:data:`.keys.QUIZ_KEYS`, each bound only while
+its button is shown) A or Space arm, R right, X wrong, S skip, 1–9 the score shortcuts in
+order, Esc quits; the red Caught! button arms when no question is open and passes to the next
+in line ("wrong") while a seat answers. A tap or key means what the frame on the glass showed
+(:mod:`.glass`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 
 import pygame
 
@@ -31,8 +33,9 @@ from ..ui.adapters import Detected
 from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
+from .keys import quiz_keys
 from .quiz_screen import QuizView, draw_quiz
-from .shell import Drawn, RefereeShell
+from .shell import SETTLE_NS, RefereeShell
 
 MS = 1_000_000
 
@@ -42,9 +45,9 @@ class QuizApp(RefereeShell):
 
     def __init__(self, *, detected: Detected, settings: QuizSettings, seed: int, names: tuple[str, ...],
                  lang: str, fonts: Fonts, surface: pygame.Surface, sounds: Sounds,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None, settle_ns: int = SETTLE_NS) -> None:
         super().__init__(detected=detected, names=names, lang=lang, fonts=fonts, surface=surface, sounds=sounds,
-                         say=say)
+                         say=say, settle_ns=settle_ns)
         self.state: QuizState = new_quiz(settings, seed, self.adapter.now_ns())
 
     # -- inputs --------------------------------------------------------------------------------
@@ -75,26 +78,8 @@ class QuizApp(RefereeShell):
         elif phase is Phase.ANSWERING:
             self.host(Act("wrong"))
 
-    def key(self, key: int, down: bool) -> None:
-        if self.keyboard_seat(key, down, self.state.settings.seats, self.feed):
-            return
-        if not down:
-            return
-        if key == pygame.K_ESCAPE:
-            self.quit = True
-        elif key in (pygame.K_a, pygame.K_SPACE):
-            self.host(Act("arm")) if self.state.phase is Phase.IDLE else None
-        elif key == pygame.K_r:
-            self.host(Act("right"))
-        elif key == pygame.K_x:
-            self.host(Act("wrong"))
-        elif key == pygame.K_s:
-            self.host(Act("skip"))
-        elif pygame.K_1 <= key <= pygame.K_9:
-            shortcuts = self.state.settings.shortcuts
-            index = key - pygame.K_1
-            if index < len(shortcuts):
-                self.host(Act("score", shortcuts[index]))
+    def seat_count(self) -> int:
+        return self.state.settings.seats
 
     def poll(self) -> None:
         """Edges from the adapter (the red button is the host's), then ticks that fell due."""
@@ -114,9 +99,14 @@ class QuizApp(RefereeShell):
 
     # -- output --------------------------------------------------------------------------------
 
-    def draw(self) -> Drawn:
-        now = self.adapter.now_ns()
-        p = Painter(self.surface, self.fonts, self.lang)
+    def screen(self) -> Hashable:
+        """A new question, phase or seat in front is a new screen: a tap meant for Right on one
+        seat must not score the next in line."""
+        q = self.state.open
+        return "quiz", self.state.phase, self.state.questions, q.front if q is not None else None
+
+    def keys(self) -> Mapping[int, Act]:
+        return quiz_keys(self.state)
+
+    def paint(self, p: Painter, now: int) -> None:
         draw_quiz(p, QuizView(self.state, self.names, now, self.notice_words(now)))
-        self.frame = Drawn(tuple(p.hotspots), tuple(p.overflows))
-        return self.frame

@@ -10,14 +10,17 @@ Effects: ``Arm`` to the adapter (the racers' lights flash, held buttons are seen
 session), ``ScheduleGo`` kept until due and then ``adapter.go``, seat lights, tones, wake-ups,
 and refusals in the footer.
 
-Host controls: the touch screen's buttons; Space or Enter (or the red button) starts the next
-race, V voids the winner's press where the preset lets the table correct a wrong slap, C or
-Backspace calls off the race running (nothing counted), T shows the statistics, Esc quits.
+Host controls: the touch screen's buttons; keys (:data:`.keys.RACE_KEYS`, each bound only while
+its button is shown) Space or Enter (or the red button) start the next race, V voids the
+winner's press where the preset lets the table correct a wrong slap, C or Backspace calls off
+the race running (nothing counted), S shows the statistics, Esc quits. No host key is a
+keyboard seat's (T, once the statistics, is seat 2's). A tap or key means what the frame on the
+glass showed (:mod:`.glass`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 import pygame
@@ -35,8 +38,9 @@ from ..ui.adapters import Detected
 from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
+from .keys import race_keys
 from .race_screen import RaceView, draw_race
-from .shell import Drawn, RefereeShell
+from .shell import SETTLE_NS, RefereeShell
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +57,10 @@ class RaceApp(RefereeShell):
 
     def __init__(self, *, detected: Detected, session: Session, names: tuple[str, ...], lang: str, fonts: Fonts,
                  surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
-                 record: Callable[[SessionInput], None] | None = None, kiosk: bool = False) -> None:
+                 record: Callable[[SessionInput], None] | None = None, kiosk: bool = False,
+                 settle_ns: int = SETTLE_NS, gate: Callable[[Act], None] | None = None) -> None:
         super().__init__(detected=detected, names=names, lang=lang, fonts=fonts, surface=surface, sounds=sounds,
-                         say=say)
+                         say=say, settle_ns=settle_ns, gate=gate)
         self.session = session
         self.record = record
         self.go: PendingGo | None = None
@@ -119,24 +124,8 @@ class RaceApp(RefereeShell):
         elif act.kind == "stats":
             self.stats = not self.stats
 
-    def key(self, key: int, down: bool) -> None:
-        if self.keyboard_seat(key, down, self.session.seats, self.feed):
-            return
-        if not down:
-            return
-        if key == pygame.K_ESCAPE:
-            self.quit = True
-        elif key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.host(Act("start"))
-        elif key == pygame.K_v:
-            result = self.session.result
-            winners = result.winners if result is not None else ()
-            # V voids the winner; with no winner on screen the session's refusal says why.
-            self.host(Act("void", winners[0] if winners else self.session.racers[0]))
-        elif key == pygame.K_t:
-            self.host(Act("stats"))
-        elif key in (pygame.K_c, pygame.K_BACKSPACE):
-            self.host(Act("call_off"))
+    def seat_count(self) -> int:
+        return self.session.seats
 
     def poll(self) -> None:
         """Edges from the adapter (the red button is the host's start), GO when due, then ticks."""
@@ -195,9 +184,16 @@ class RaceApp(RefereeShell):
 
     # -- output --------------------------------------------------------------------------------
 
-    def draw(self) -> Drawn:
-        now = self.adapter.now_ns()
-        p = Painter(self.surface, self.fonts, self.lang)
+    def screen(self) -> Hashable:
+        """A new race, phase, view or result is a new screen (a void that passes the race to the
+        next hand too: the void button then names another player)."""
+        s = self.session
+        r = s.result if s.phase is Phase.DECIDED else None
+        return ("race", s.phase, s.number, self.stats, r.winners if r is not None else (),
+                r.losers if r is not None else ())
+
+    def keys(self) -> Mapping[int, Act]:
+        return race_keys(self.session, kiosk=self.kiosk)
+
+    def paint(self, p: Painter, now: int) -> None:
         draw_race(p, RaceView(self.session, self.names, now, self.notice_words(now), self.stats, self.kiosk))
-        self.frame = Drawn(tuple(p.hotspots), tuple(p.overflows))
-        return self.frame

@@ -1,7 +1,15 @@
 """What the referee screens' shells share: the input adapter's lights and link, tones, wake-ups,
-the footer's notice, taps on the host's buttons and the frame loop. The quiz
-(:mod:`.quiz_app`) and the races (:mod:`.race_app`) each add their own pure step, keys and
+the footer's notice, the host's taps and keys and the frame loop. The quiz (:mod:`.quiz_app`)
+and the races (:mod:`.race_app`) each add their own pure step, key table (:mod:`.keys`) and
 screen on top.
+
+The screen on the glass owns the input: a tap is hit-tested against the frame last drawn and a
+key looked up in that frame's key table, never in a state that moved on since. After one host
+act, the rest of what came before the next frame is dropped (it was aimed at a screen that is
+no longer true). When a frame shows a new screen (a photo finish, a verdict, GO), its buttons
+are drawn dimmed and taps and host keys are ignored for ``settle_ns`` (300 ms), so one input
+cannot dismiss a result and act on the next screen unseen. Seat buttons are never held back:
+a press is race evidence, stamped by the input.
 
 A buzzer board that goes away (a yanked cable) is said in the footer when the loop sees its link
 down, and the shell keeps its state; when the board answers again (a new link session: a
@@ -12,8 +20,7 @@ from __future__ import annotations
 
 import heapq
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping
 from typing import Protocol
 
 import pygame
@@ -24,17 +31,19 @@ from ...controller.effects import Effect, Leds, Light, Notice, PlaySound, WakeAt
 from ...i18n.lookup import render
 from ...inputs import Press, Release
 from ...messages import Message
-from ..ui.actions import Act, Hotspot
+from ..ui.actions import Act
 from ..ui.adapters import LIGHTS, Detected, InputAdapter
-from ..ui.console import SEAT_KEYS
 from ..ui.fonts import Fonts
+from ..ui.paint import Painter
 from ..ui.sound import Sounds
+from .glass import COVERED, SETTLE_NS, Drawn, Glass
+from .keys import QUIT, SEAT_KEYS_8, SETTINGS
 
 S = 1_000_000_000
 MS = 1_000_000
-#: Keyboard seats: the table's seven keys and M for an eighth seat.
-SEAT_KEYS_8: tuple[int, ...] = (*SEAT_KEYS, pygame.K_m)
 NOTICE_NS = 4 * S
+
+__all__ = ["COVERED", "SEAT_KEYS_8", "SETTLE_NS", "Drawn", "RefereeShell", "dispatch", "frame_loop"]
 
 
 def dispatch(event: pygame.event.Event, surface: pygame.Surface, *, key: Callable[[int, bool], None],
@@ -53,22 +62,19 @@ def dispatch(event: pygame.event.Event, surface: pygame.Surface, *, key: Callabl
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class Drawn:
-    hotspots: tuple[Hotspot, ...]
-    overflows: tuple[object, ...]
-
-
 class RefereeShell(ABC):
-    """The imperative parts around a referee screen's pure step. Subclasses give ``host`` (a
-    tap or key as the host's act), ``key`` (a key edge), ``poll`` (edges, GO, ticks),
-    ``draw`` and ``lights`` (the seat lights the state shows now)."""
+    """The imperative parts around a referee screen's pure step. Subclasses give ``host`` (the
+    host's act, applied), ``feed`` (a keyboard seat's edge), ``seat_count``, ``poll`` (edges,
+    GO, ticks), ``screen``, ``keys`` and ``paint`` (what the state shows now) and ``lights``
+    (the seat lights it shows now); taps and keys reach ``host`` only through the frame on the
+    glass (:mod:`.glass`)."""
 
     #: The catalog key of what a yanked board cable costs this screen, said in the footer.
     link_lost_key = "ref_board_gone_race"
 
     def __init__(self, *, detected: Detected, names: tuple[str, ...], lang: str, fonts: Fonts,
-                 surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None) -> None:
+                 surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
+                 settle_ns: int = SETTLE_NS, gate: Callable[[Act], None] | None = None) -> None:
         self.detected = detected
         self.adapter = detected.adapter
         self.names = names
@@ -77,12 +83,18 @@ class RefereeShell(ABC):
         self.surface = surface
         self.sounds = sounds
         self.say = say
+        self.gate = gate            # the kiosk's staff gate, for a Settings tap or F1/Tab
         self.wakes: list[int] = []
         self.notice: tuple[str, int] | None = None
-        self.frame = Drawn((), ())
+        self.glass = Glass(settle_ns)
         self.quit = False
         self.keyboard_seats = detected.name == "keyboard"
         self.link: tuple[bool, object] = (True, self._session())   # (up, session) as last seen
+
+    @property
+    def frame(self) -> Drawn:
+        """The frame on the glass."""
+        return self.glass.frame
 
     # -- given by each screen ------------------------------------------------------------------
 
@@ -90,27 +102,77 @@ class RefereeShell(ABC):
     def host(self, act: Act) -> None: ...
 
     @abstractmethod
-    def key(self, key: int, down: bool) -> None: ...
+    def feed(self, event: Press | Release) -> None: ...
+
+    @abstractmethod
+    def seat_count(self) -> int: ...
 
     @abstractmethod
     def poll(self) -> None: ...
 
     @abstractmethod
-    def draw(self) -> Drawn: ...
+    def screen(self) -> Hashable:
+        """Which screen the state shows: when this changes, the next frame settles."""
+
+    @abstractmethod
+    def keys(self) -> Mapping[int, Act]:
+        """The key table of the screen the state shows (:mod:`.keys`)."""
+
+    @abstractmethod
+    def paint(self, p: Painter, now: int) -> None: ...
 
     @abstractmethod
     def lights(self) -> Leds: ...
 
-    def keyboard_seat(self, key: int, down: bool, seats: int, feed: Callable[[Press | Release], None]) -> bool:
-        """Whether ``key`` is a keyboard seat's (on keyboard input only); if it is one of the
-        ``seats`` seats, its edge, stamped now, goes to ``feed``."""
+    # -- the host's taps and keys --------------------------------------------------------------
+
+    def key(self, key: int, down: bool) -> None:
+        """A key edge: a keyboard seat's (never held back), else the frame's host key."""
+        if self.keyboard_seat(key, down):
+            return
+        if down:
+            act = self.glass.key(key)
+            if act is not None:
+                self.apply(act)
+
+    def tap(self, pos: tuple[int, int]) -> None:
+        """A tap or click, hit-tested against the frame on the glass."""
+        act = self.glass.tap(pos)
+        if act is not None:
+            self.apply(act)
+
+    def apply(self, act: Act) -> None:
+        """An act from the glass: quitting, the kiosk's gate, or the host's act on the state."""
+        if act.kind == QUIT:
+            self.quit = True
+        elif act.kind == SETTINGS:
+            if self.gate is not None:
+                self.gate(act)
+        else:
+            self.host(act)
+
+    def keyboard_seat(self, key: int, down: bool) -> bool:
+        """Whether ``key`` is a keyboard seat's (on keyboard input only); if it is one of this
+        screen's seats, its edge, stamped now, is fed."""
         if key not in SEAT_KEYS_8 or not self.keyboard_seats:
             return False
         seat = SEAT_KEYS_8.index(key)
-        if seat < seats:
+        if seat < self.seat_count():
             now = self.adapter.now_ns()
-            feed(Press(seat, now, self.adapter.clock) if down else Release(seat, now, self.adapter.clock))
+            self.feed(Press(seat, now, self.adapter.clock) if down else Release(seat, now, self.adapter.clock))
         return True
+
+    # -- output --------------------------------------------------------------------------------
+
+    def draw(self) -> Drawn:
+        """Paint the state's screen and put it on the glass (dimmed while a new screen settles)."""
+        now = self.adapter.now_ns()
+        screen = self.screen()
+        live = self.glass.live(screen, now)
+        p = Painter(self.surface, self.fonts, self.lang)
+        self.paint(p, now)
+        return self.glass.present(Drawn(tuple(p.hotspots), tuple(p.overflows), dict(self.keys()), screen, live, now),
+                                  self.surface)
 
     # -- effects -------------------------------------------------------------------------------
 
@@ -183,18 +245,12 @@ class RefereeShell(ABC):
         if dispatch(event, self.surface, key=self.key, tap=self.tap):
             self.quit = True
 
-    def tap(self, pos: tuple[int, int]) -> None:
-        for spot in self.frame.hotspots:
-            if spot.rect.collidepoint(pos):
-                self.host(spot.act)
-                return
-
     def next_due_ns(self) -> int | None:
         """When the state wants attention next (a tick), on the adapter's clock, or None."""
         return self.wakes[0] if self.wakes else None
 
-    def run(self, *, fps: int = 60, max_frames: int | None = None) -> int:
-        return frame_loop(self, fps=fps, max_frames=max_frames)
+    def run(self, *, fps: int = 60, max_frames: int | None = None, wait: Callable[[int], None] | None = None) -> int:
+        return frame_loop(self, fps=fps, max_frames=max_frames, wait=wait)
 
 
 class FrameApp(Protocol):
@@ -211,10 +267,11 @@ class FrameApp(Protocol):
 
 
 def frame_loop(app: FrameApp, *, fps: int = 60, max_frames: int | None = None,
-               on_frame: Callable[[], None] | None = None) -> int:
+               on_frame: Callable[[], None] | None = None, wait: Callable[[int], None] | None = None) -> int:
     """Events, ``poll``, a frame and ``on_frame`` (the kiosk's watchdog), until the app quits (or
     ``max_frames``); returns the frames drawn. Between frames it sleeps to the next one, or less
-    when GO or a tick falls due sooner, so GO is not a frame late."""
+    when GO or a tick falls due sooner, so GO is not a frame late. ``wait`` (a test's virtual
+    clock) is given the nanoseconds to the next frame instead of sleeping them."""
     clock = pygame.time.Clock()
     frames = 0
     while not app.quit and (max_frames is None or frames < max_frames):
@@ -230,7 +287,9 @@ def frame_loop(app: FrameApp, *, fps: int = 60, max_frames: int | None = None,
         if app.quit or (max_frames is not None and frames >= max_frames):
             break
         due = app.next_due_ns()
-        if due is not None and due - app.adapter.now_ns() < S // fps:
+        if wait is not None:
+            wait(S // fps if due is None else max(0, min(S // fps, due - app.adapter.now_ns())))
+        elif due is not None and due - app.adapter.now_ns() < S // fps:
             pygame.time.wait(max(0, (due - app.adapter.now_ns()) // MS))
         else:
             clock.tick(fps)
