@@ -79,7 +79,7 @@ def test_no_host_key_is_a_seat_key_for_any_seat_count() -> None:
 def test_a_key_means_one_action_in_every_state_of_its_screen(screen: str) -> None:
     meanings: dict[int, set[str]] = {}
     for table, keys in all_tables().items():
-        if table.split(" ", 1 if screen != "kiosk race" else 2)[:-1] == screen.split(" "):
+        if table.rsplit(" ", 1)[0] == screen:
             for key, action in keys.items():
                 meanings.setdefault(key, set()).add(action)
     assert meanings
@@ -160,7 +160,6 @@ def walk_race(preset_id: str, seats: int, seed: int, *, kiosk: bool, steps: int 
         s = app.session
         where = f"{preset_id} ({seats} seats, seed {seed}, step {step}, {s.phase.value}, stats {app.stats})"
         check_frame(frame, where)
-        assert dict(frame.keys) == {k: a for k, a in frame.keys.items()}
         assert {k: a.kind for k, a in frame.keys.items()} == {
             k: ("void" if a == "void_winner" else a) for k, a in race_actions(s, kiosk=kiosk).items()
             if k in frame.keys}
