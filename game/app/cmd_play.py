@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +22,7 @@ from ..i18n import LANGUAGES
 from .options import SEED_MAX, add_config, fail, new_seed, players_arg, resume_clash, rules_from_args, seed_arg
 
 if TYPE_CHECKING:
+    from ..controller import TableSettings
     from .tablelog import TableLog
     from .ui.adapters import Detected
 
@@ -290,6 +291,10 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
     settings = TableSettings(seats=adapter.seats, clock=adapter.clock, resolution_ns=adapter.resolution_ns,
                              rules=rules)
     log = None
+    start_over = None
+    if not args.db and not headless and detected.name != "sim":
+        # A living room: the game is saved in the user's data folder and offered next time.
+        log, start_over = _home_log(settings, seed, adapter.now_ns())
     if args.db:  # before the window opens: a refusal is one line on a terminal, with nothing left open
         try:
             log = TableLog.open(args.db, settings, seed, adapter.now_ns())
@@ -322,7 +327,7 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
         print(f"note: {sounds.note}", file=sys.stderr)
     app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
               sounds=sounds, log=log, say=(lambda s: print(s, flush=True)) if headless else None,
-              attract_after_ns=attract_after, demo_players=args.players or DEMO_PLAYERS,
+              attract_after_ns=attract_after, demo_players=args.players or DEMO_PLAYERS, start_over=start_over,
               on_step=None if game_log is None else lambda made: _write_step(game_log, made.commands, made.events))
     print(f"Cheating Moth — {detected.name} input, seed {seed}"
           + ("" if headless else "; F1 settings, Esc quits"), flush=True)
@@ -332,8 +337,8 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
         pass
     finally:
         detected.close()
-        if log is not None:
-            log.close()
+        if app.log is not None:
+            app.log.close()
         if game_log is not None:
             game_log.close()
         pygame.quit()
@@ -342,6 +347,30 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
     if sounds.unknown:
         print(f"note: effects named sounds that do not exist: {', '.join(sounds.unknown)}", file=sys.stderr)
     return 0
+
+
+def _home_log(settings: TableSettings, seed: int, t0_ns: int) -> tuple[TableLog | None, Callable[[], TableLog | None]]:
+    """The living room's log (home.py) and how to start over from it; what it had to say
+    (a game kept aside, a folder that cannot be written) is said on the terminal."""
+    from datetime import datetime
+
+    from .home import data_dir, open_home, start_over
+
+    home = open_home(data_dir(), settings, seed, t0_ns, datetime.now())
+    for note in home.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if home.log is not None and home.log.steps:
+        print(f"note: an unfinished game is saved in {home.path}: the screen offers to carry on", file=sys.stderr)
+
+    def again() -> TableLog | None:
+        start_over(home, settings, seed, t0_ns, datetime.now())
+        for note in home.notes[len(told):]:
+            print(f"note: {note}", file=sys.stderr)
+        told[:] = home.notes
+        return home.log
+
+    told = list(home.notes)
+    return home.log, again
 
 
 def _open_game_log(path: str | None, table_log: TableLog | None, detected: Detected) -> TextIO | None:

@@ -45,7 +45,7 @@ from .leaderboard import Fastest, FinishedGame, Leaderboard, Period, Row
 from .pinfile import read_pin_file
 from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
 from .rigconfig import _KEYS, CHEATING_MOTH, RigConfig, read_toml, rig_config_from, with_changes
-from .tablelog import LOG_SUFFIXES, TableLog
+from .tablelog import LOG_SUFFIXES, TableLog, move_log
 
 if TYPE_CHECKING:
     from .referee.race_log import RaceLog
@@ -195,20 +195,7 @@ class Kiosk:
         return target
 
     def _move_log(self, path: Path, folder: Path, name: Callable[[str], str]) -> Path:
-        """Move the log at ``path`` with everything beside it (its WAL, its step mirror) into
-        ``folder`` as ``name(date-time)`` (``name(date-time-1)``… if that is taken)."""
-        folder.mkdir(exist_ok=True)
-        stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        target = folder / name(stamp)
-        n = 1
-        while target.exists():
-            target = folder / name(f"{stamp}-{n}")
-            n += 1
-        for suffix in LOG_SUFFIXES:
-            part = Path(str(path) + suffix)
-            if part.exists():
-                part.rename(Path(str(target) + suffix))
-        return target
+        return move_log(path, folder, name, self.wall_clock())
 
     def finish(self, table: Table, table_log: TableLog) -> None:
         """A game is over: record it on the leaderboard and file its log away (bounded)."""

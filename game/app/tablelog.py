@@ -54,6 +54,7 @@ import struct
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
@@ -172,6 +173,24 @@ def _fsync_dir(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def move_log(path: Path, folder: Path, name: Callable[[str], str], when: datetime) -> Path:
+    """Move the log at ``path`` with everything beside it (its WAL, its step mirror) into
+    ``folder`` as ``name(date-time)`` (``name(date-time-1)``… if that is taken); the log kept,
+    never deleted. The kiosk's aside/ and games/ and a living room's games/ use it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = when.strftime("%Y%m%d-%H%M%S")
+    target = folder / name(stamp)
+    n = 1
+    while target.exists():
+        target = folder / name(f"{stamp}-{n}")
+        n += 1
+    for suffix in LOG_SUFFIXES:
+        part = Path(str(path) + suffix)
+        if part.exists():
+            part.rename(Path(str(target) + suffix))
+    return target
 
 
 def clock_shift_ns(logged_now_t_ns: int, adapter_now_ns: int) -> int:

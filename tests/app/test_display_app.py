@@ -13,6 +13,7 @@ from display_helpers import fonts
 
 from firmware_host.records import RigEvent, SeatLight
 from game.app.ui.adapters import Detected, KeyboardSeats, detect
+from game.app.ui.glass import SETTLE_NS
 from game.app.ui.loop import App
 from game.app.ui.sound import Sounds, pre_init
 from game.app.ui.state import UiState
@@ -84,7 +85,11 @@ def _stage(app: App) -> Stage:
 
 
 def _key(app: App, key: int) -> None:
+    """A key pressed once the screen on the glass has settled (a person reads it first)."""
     app.draw()
+    rig = app.adapter
+    assert isinstance(rig, FakeRig)
+    rig.t_ns += SETTLE_NS
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=key))
 
 
@@ -175,6 +180,7 @@ def test_attract_mode_plays_a_demo_when_idle_and_a_key_ends_it() -> None:
     app.attract(rig.t_ns)
     assert app.demo.steps > 10
     assert app.draw().screen == "attract"
+    rig.t_ns += SETTLE_NS
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q))
     assert app.demo is None and app.table.seated == (0,)
 

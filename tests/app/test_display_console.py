@@ -8,8 +8,10 @@ import pygame
 import pytest
 from display_helpers import fonts, scenes
 
+from game.app.ui.common import Scene
 from game.app.ui.console import Console, next_rules
 from game.app.ui.render import Frame, draw
+from game.app.ui.screen_name import screen_of
 from game.app.ui.state import UiState
 from game.cards import Card, Kind
 from game.controller import Stage, Table
@@ -81,7 +83,8 @@ def test_tapping_a_card_plays_it_and_tapping_nothing_does_nothing() -> None:
 
 
 def _key(con: Console, table: Table, key: int, up: bool = False) -> list[object]:
-    frame = Frame("none", (), (), ())
+    # The key is pressed at the screen the table and the console's state show.
+    frame = Frame(screen_of(Scene(table, con.ui, NOW)), (), (), ())
     return list(con.handle(pygame.event.Event(pygame.KEYUP if up else pygame.KEYDOWN, key=key), frame, table))
 
 
@@ -163,7 +166,9 @@ def test_settings_language_and_house_rules() -> None:
     assert con.ui.lang == "ko"
     _key(con, table, pygame.K_ESCAPE)
     assert not con.ui.settings_open and not con.quit
-    _key(con, table, pygame.K_ESCAPE)
+    _key(con, table, pygame.K_ESCAPE)               # a game is being played: asked first
+    assert con.ui.quit_ask and not con.quit
+    _key(con, table, pygame.K_RETURN)               # "Leave"
     assert con.quit
 
 

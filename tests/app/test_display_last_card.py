@@ -17,6 +17,7 @@ from game.app.ui.common import Scene
 from game.app.ui.console import Console
 from game.app.ui.observe import observe
 from game.app.ui.render import Frame, draw
+from game.app.ui.screen_name import screen_of
 from game.app.ui.state import UiState
 from game.cards import Card, Kind
 from game.controller import Stage, Step, Table
@@ -102,10 +103,9 @@ def test_k_then_a_card_by_keys_is_a_last_card_play() -> None:
     table = _play_table()
     ui = UiState()
     con = Console(ui, lambda: NOW, "sim")
-    none = Frame("none", (), (), ())
-
     def key(k: int) -> list[object]:
-        return list(con.handle(pygame.event.Event(pygame.KEYDOWN, key=k), none, table))
+        at = Frame(screen_of(Scene(table, ui, NOW)), (), (), ())   # the screen on the glass
+        return list(con.handle(pygame.event.Event(pygame.KEYDOWN, key=k), at, table))
 
     assert key(pygame.K_k) == [] and ui.last_card
     key(pygame.K_3)
@@ -140,9 +140,9 @@ def test_a_guard_who_held_the_guard_bug_all_round_gets_no_toggle() -> None:
     caught_guard = dataclasses.replace(guard_turn, game=dataclasses.replace(guard_turn.game, guard_changed=True))
     assert len(_toggles(_draw(caught_guard, UiState()))) == 1
     con = Console(UiState(), lambda: NOW, "sim")
-    con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k), Frame("none", (), (), ()), guard_turn)
+    con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k), Frame("play", (), (), ()), guard_turn)
     assert not con.ui.last_card  # nor by the keyboard
-    con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k), Frame("none", (), (), ()), caught_guard)
+    con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k), Frame("play", (), (), ()), caught_guard)
     assert con.ui.last_card
 
 

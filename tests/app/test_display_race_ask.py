@@ -80,7 +80,7 @@ def test_the_buttons_and_keys_re_run_or_call_off_the_race(asking: Table) -> None
     frame = draw(surface, fonts("en"), Scene(asking, con.ui, asking.now_t_ns))
     assert con.handle(_tap(frame, "rearm"), frame, asking) == [console.Rearm(now)]
     assert con.handle(_tap(frame, "cancel"), frame, asking) == [console.Cancel(now, take_back=True)]
-    key = Frame("none", (), (), ())
+    key = Frame(frame.screen, (), (), ())
     assert con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r), key, asking) == [console.Rearm(now)]
     assert con.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_x), key, asking) == [console.Cancel(now, take_back=True)]
     again = step(asking, console.Rearm(now))

@@ -21,6 +21,7 @@ from game.app.leaderboard import FinishedGame, Period
 from game.app.rigconfig import RigConfig, with_changes
 from game.app.ui.actions import Act
 from game.app.ui.adapters import Detected
+from game.app.ui.glass import SETTLE_NS
 from game.app.ui.loop import App
 from game.app.ui.sound import Sounds, pre_init
 from game.app.ui.state import UiState
@@ -79,6 +80,7 @@ def rig_of(app: App) -> FakeRig:
 
 def key(app: App, k: int) -> None:
     app.draw()
+    rig_of(app).t_ns += SETTLE_NS          # a person reads the screen before a key
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=k))
     app.handle(pygame.event.Event(pygame.KEYUP, key=k))
 
@@ -89,6 +91,7 @@ def tap(app: App, kind: str, value: object = None) -> None:
     spots = [s for s in frame.hotspots if s.act.kind == kind and (value is None or s.act.value == value)]
     assert spots, (frame.screen, kind, value, [s.act for s in frame.hotspots])
     pos = spots[0].rect.center
+    rig_of(app).t_ns += SETTLE_NS          # the screen has settled before the finger lands
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos, touch=False))
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos, touch=False))
 

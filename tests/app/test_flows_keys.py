@@ -15,6 +15,7 @@ from game.app.ui import theme
 from game.app.ui.common import Scene
 from game.app.ui.console import KIND_KEYS, Console
 from game.app.ui.render import Frame, draw
+from game.app.ui.screen_name import screen_of
 from game.cards import Card, Kind
 from game.controller import inputs as console
 from game.i18n import LANGUAGES
@@ -39,7 +40,7 @@ def _play() -> Scene:
 
 def _key(con: Console, scene: Scene, key: int) -> list[object]:
     event = pygame.event.Event(pygame.KEYDOWN, key=key)
-    return list(con.handle(event, Frame("none", (), (), ()), scene.table))
+    return list(con.handle(event, Frame(screen_of(scene), (), (), ()), scene.table))
 
 
 def _frame(scene: Scene, size: tuple[int, int] = (800, 480), lang: str = "en") -> Frame:

@@ -34,6 +34,7 @@ from game.app.ui import theme
 from game.app.ui.actions import Act, Hotspot
 from game.app.ui.adapters import Detected
 from game.app.ui.common import Scene
+from game.app.ui.glass import SETTLE_NS
 from game.app.ui.loop import STAFF_IDLE_NS, App
 from game.app.ui.paint import Overflow, Painter, TextBox
 from game.app.ui.render import draw
@@ -124,12 +125,14 @@ def tap(app: Runner, kind: str, value: object = None) -> None:
     frame = app.draw()
     spots = [s for s in frame.hotspots if s.act.kind == kind and (value is None or s.act.value == value)]
     assert spots, (frame.screen, kind, value, [s.act for s in frame.hotspots])
+    rig_of(app).t_ns += SETTLE_NS          # the screen has settled before the finger lands
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=spots[0].rect.center, touch=False))
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=spots[0].rect.center, touch=False))
 
 
 def key(app: Runner, k: int) -> None:
     app.draw()
+    rig_of(app).t_ns += SETTLE_NS
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=k))
     app.handle(pygame.event.Event(pygame.KEYUP, key=k))
 

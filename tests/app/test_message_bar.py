@@ -11,6 +11,7 @@ from display_helpers import fonts, scenes
 from test_display_app import FakeRig, app  # noqa: F401  (the fixture)
 
 from game.app.ui.common import Scene
+from game.app.ui.glass import SETTLE_NS
 from game.app.ui.loop import App
 from game.app.ui.render import draw
 from game.app.ui.state import CONTINUE_AFTER_NS
@@ -90,11 +91,14 @@ def test_a_seat_button_continues_past_a_photo_finish_only_after_a_moment_and_dra
     for seat in (0, 1, 2):
         rig.tap(seat)
     app.poll()
+    app.draw()
+    rig.t_ns += SETTLE_NS                                              # read, then a key
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
     rig.tap(1)
     app.poll()
     for key in (pygame.K_2, pygame.K_n, pygame.K_3, pygame.K_o):      # starter 2, the guard's mosquito 3
         app.draw()
+        rig.t_ns += SETTLE_NS
         app.handle(pygame.event.Event(pygame.KEYDOWN, key=key))
     race = app.table.race
     assert race is not None

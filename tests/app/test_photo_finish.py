@@ -20,7 +20,7 @@ from game.app.ui.render import draw
 from game.app.ui.photo_drawn import Drawn
 from game.app.ui.screens_photo import photo_finish
 from game.app.ui.staged_race import shows_tie_and_false_start, staged_photo
-from game.app.ui.state import UiState
+from game.app.ui.state import Shown, UiState
 from game.controller import TableSettings, new_table
 from game.i18n import LANGUAGES
 from game.inputs import Press, Release
@@ -95,7 +95,7 @@ def scene_for(kind: RaceKind, result: RaceResult, players: int, names: tuple[str
     settings = TableSettings(seats=5, clock="sim", **({"names": names} if names else {}))
     table = replace(new_table(settings, seed=1, t_ns=GO), seated=tuple(range(players)),
                     last_race=result, last_race_kind=kind, now_t_ns=GO + 4_000 * MS)
-    ui = UiState(lang="en", photo_until_ns=GO + 60_000 * MS, photo_go_ns=GO)
+    ui = UiState(lang="en", photo_go_ns=GO, results=[Shown("photo", GO, race=table.races)])
     return Scene(table, ui, table.now_t_ns)
 
 

@@ -29,7 +29,7 @@ from ...variants import Rules
 from . import keyboard
 from .actions import Act, Hotspot
 from .render import Frame
-from .state import PENALTY_FIELDS, PIN_DIGITS, UiState
+from .state import PENALTY_FIELDS, PIN_DIGITS, RESULT_SCREENS, UiState
 
 #: Keyboard seats 1-7 (far apart, so several people can share one keyboard), by seat.
 SEAT_KEYS: tuple[int, ...] = (pygame.K_q, pygame.K_t, pygame.K_p, pygame.K_z, pygame.K_b, pygame.K_j, pygame.K_w)
@@ -79,30 +79,39 @@ class Console:
         self.clock_name = clock_name
         self.quit = False
         self.toggle_fullscreen = False
+        #: A tap or key acted since the frame on the glass was presented: the rest that came
+        #: before the next frame were aimed at a screen that is no longer true (the app resets
+        #: it when it presents a frame). Two taps on Continue in one frame dismiss one result.
+        self.acted = False
         #: Kiosk mode: what the staff acts do (the PIN's OK, the staff menu's buttons); the app
         #: sets it. Without it those acts do nothing.
         self.staff: Callable[[Act], list[Input]] | None = None
 
     # -- events --------------------------------------------------------------------------
 
-    def handle(self, event: pygame.event.Event, frame: Frame, table: Table) -> list[Input]:
+    def handle(self, event: pygame.event.Event, frame: Frame, table: Table, live: bool = True) -> list[Input]:
+        """The inputs ``event`` makes on ``frame``, the screen on the glass. ``live`` False: that
+        screen has just come up and takes no tap or key yet (glass.py); its seat keys still
+        press (the glass places the press by its stamp)."""
         kind = event.type
         if kind == pygame.FINGERDOWN:
             surface = pygame.display.get_surface()
             w, h = surface.get_size() if surface is not None else (1, 1)
-            return self._tap((int(event.x * w), int(event.y * h)), frame, table, finger=event.finger_id)
+            return self._tap((int(event.x * w), int(event.y * h)), frame, table, event.finger_id, live)
         if kind == pygame.FINGERUP:
             seat = self._fingers.pop(event.finger_id, None)
             return [] if seat is None else [Release(seat, self.clock(), self.clock_name)]
         if kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and getattr(event, "touch", False):
             return []  # synthesised from a touch: the FINGER event already counted
         if kind == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            return self._tap(event.pos, frame, table, finger=None)
+            return self._tap(event.pos, frame, table, None, live)
         if kind == pygame.MOUSEBUTTONUP and event.button == 1 and self._mouse_seat is not None:
             seat, self._mouse_seat = self._mouse_seat, None
             return [Release(seat, self.clock(), self.clock_name)]
         if kind == pygame.KEYDOWN:
-            return self._key_down(event.key, table)
+            if not live and event.key not in self.seat_keys and event.key != pygame.K_SPACE:
+                return []
+            return self._key_down(event.key, frame.screen, table)
         if kind == pygame.KEYUP:
             return self._key_up(event.key)
         if kind == pygame.TEXTINPUT and self._typing(table):
@@ -110,12 +119,23 @@ class Console:
             self.ui.keyboard_text = keyboard.typed(self.ui.keyboard_text, event.text)
             return []
         if kind == pygame.QUIT:
-            self.quit = True
+            # The window's close box: on a game being played it asks first, as Esc does; a
+            # second close while it asks is the person insisting.
+            if self.ui.quit_ask or not playing(table) or self.ui.locked:
+                self.quit = not self.ui.locked or self.ui.quit_ask
+            else:
+                self.ui.quit_ask = True
         return []
 
-    def _tap(self, pos: tuple[int, int], frame: Frame, table: Table, finger: int | None) -> list[Input]:
+    def _tap(self, pos: tuple[int, int], frame: Frame, table: Table, finger: int | None,
+             live: bool = True) -> list[Input]:
+        """A tap on ``frame``: the act of the button under it. A seat's tile presses like the
+        wired button (the glass places the press by its stamp, as it does a wired one); any
+        other button takes nothing until its screen is live."""
         for spot in reversed(frame.hotspots):
             if spot.rect.collidepoint(pos):
+                if not live and spot.act.kind != "seat":
+                    return []
                 return self._hotspot(spot, table, finger)
         return []
 
@@ -127,6 +147,7 @@ class Console:
             else:
                 self._fingers[finger] = act.value
             return [Press(act.value, self.clock(), self.clock_name)]
+        self.acted = True
         return self.perform(act, table)
 
     # -- keys ----------------------------------------------------------------------------
@@ -137,8 +158,20 @@ class Console:
         return (ui.keyboard_seat in table.seated and table.stage in (Stage.JOIN, Stage.OLDEST)
                 and not (ui.settings_open or ui.pin_open or ui.staff_open))
 
-    def _key_down(self, key: int, table: Table) -> list[Input]:
+    def _key_down(self, key: int, screen: str, table: Table) -> list[Input]:
+        """A key pressed at ``screen`` (the one on the glass): it means what that screen says,
+        never what a screen the table has moved on to would make of it."""
         ui = self.ui
+        if screen == "quit":
+            return self.perform(Act(_YES_NO.get(key, "")), table) if key in _YES_NO else []
+        if screen in ("undo-race", "resume"):
+            answer = _YES_NO.get(key, "")
+            if screen == "resume" and key == pygame.K_ESCAPE:
+                answer = ""                 # Esc is no answer to "carry on?": it leaves (asked)
+            act = {"yes": f"{screen.split('-')[0]}_yes", "no": f"{screen.split('-')[0]}_no"}.get(answer)
+            if act is None and key == pygame.K_ESCAPE:
+                self.ui.quit_ask = True
+            return self.perform(Act(act), table) if act else []
         if self._typing(table):
             # Letters arrive as TEXTINPUT; a seat's key (Q, T, P…) is a letter of the name now.
             typing = {pygame.K_BACKSPACE: "key_delete", pygame.K_RETURN: "key_ok",
@@ -157,7 +190,12 @@ class Console:
                 self._out_pending = False
                 ui.pending_number = None
                 return self.perform(Act("back"), table)
-            self.quit = not ui.locked   # a café's rig is never quit from a keyboard
+            if ui.locked:
+                return []               # a café's rig is never quit from a keyboard
+            if playing(table):
+                ui.quit_ask = True      # "Leave the game?": a game is never lost to one key
+            else:
+                self.quit = True
             return []
         if key == pygame.K_F11:
             self.toggle_fullscreen = True
@@ -170,7 +208,24 @@ class Console:
             return self.perform(act, table) if act is not None else []
         if overlay:
             return []
+        if screen in RESULT_SCREENS:
+            # A result screen takes Continue and, on a photo finish that can be taken back,
+            # Undo (which asks first); no key reaches the table under it.
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return self.perform(Act("dismiss"), table)
+            if key == pygame.K_u and screen == "photo":
+                return self.perform(Act("undo"), table)
+            return []
+        if screen == "out":
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and ui.out_confirm is not None:
+                return self.perform(Act("out_yes"), table)
+            digit = DIGITS.get(key)
+            if digit is not None and 1 <= digit <= table.players:
+                return self.perform(Act("out", digit - 1), table)
+            return []
         stage = table.stage
+        if screen != stage.value:
+            return []                   # not the table's own screen (attract, the keyboard...)
         if stage is Stage.PENALTY:
             return self._penalty_key(key, table)
         digit = DIGITS.get(key)
@@ -204,13 +259,10 @@ class Console:
         if key == pygame.K_i:
             return self.perform(Act("rule", False), table)
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if ui.out_confirm is not None:
-                return self.perform(Act("out_yes"), table)
             if stage is Stage.JOIN:
                 return self.perform(Act("start"), table)
             if stage is Stage.GAME_OVER:
                 return self.perform(Act("new_game"), table)
-            return self.perform(Act("dismiss"), table)
         return []
 
     def _key_up(self, key: int) -> list[Input]:
@@ -321,6 +373,7 @@ class Console:
 
     def perform(self, act: Act, table: Table) -> list[Input]:
         """The inputs for ``act`` (stamped now), after any change to the screen's own state."""
+        self.acted = True
         gated = self.gate(act)
         if gated is not None:
             return gated
@@ -339,7 +392,21 @@ class Console:
         elif k == "variant" and isinstance(v, str):
             return [console.Configure(next_rules(table.settings.rules, v), t)]
         elif k == "dismiss":
-            ui.dismiss()
+            ui.dismiss(table, t)
+        elif k == "undo" and ui.overlay(table, t) == "photo":
+            ui.undo_ask = True          # a settled race is never thrown away without asking
+        elif k == "undo_no":
+            ui.undo_ask = False
+        elif k == "undo_yes" and ui.undo_ask:
+            ui.undo_ask = False
+            ui.dismiss(table, t)
+            return [console.UndoLast(t)]
+        elif k in ("resume_yes", "resume_no") and ui.resume_ask:
+            ui.resume_choice = k == "resume_yes"    # the app carries on or starts over
+        elif k == "yes" and ui.quit_ask:
+            self.quit = True
+        elif k == "no":
+            ui.quit_ask = False
         elif k == "out_menu":
             ui.out_menu = not ui.out_menu
             ui.out_confirm = None
@@ -382,9 +449,18 @@ class Console:
                     made = replace(made, last_card=True)
                 ui.last_card = False  # it was for this one card (or the turn went on another way)
                 ui.out_menu = False
-                ui.dismiss()
                 return [made]
         return []
+
+
+#: Keys that answer a yes-or-no question (leave the game? take back the result?).
+_YES_NO: dict[int, str] = {pygame.K_RETURN: "yes", pygame.K_KP_ENTER: "yes", pygame.K_y: "yes",
+                           pygame.K_ESCAPE: "no", pygame.K_n: "no"}
+
+
+def playing(table: Table) -> bool:
+    """A game is under way (someone sat down, not over yet): leaving it asks first."""
+    return bool(table.seated) and table.stage is not Stage.GAME_OVER
 
 
 def pin_key(key: int) -> Act | None:

@@ -33,7 +33,7 @@ class Demo:
         them (raises BadTableLog if they are not this game's)."""
         self.players = players
         self.seed = seed
-        self.ui = UiState(lang=lang, input_name="sim")
+        self.ui = UiState(lang=lang, input_name="sim", auto_continue=True)   # nobody taps Continue
         self.steps = 0
         self.table: Table
         self.next_input: Input | None

@@ -54,11 +54,13 @@ from .common import Scene
 from .console import Console
 from .demo import Demo
 from .fonts import Fonts
+from .glass import SETTLE_NS, Glass, Presented, identity
 from .observe import observe
+from .paint import dim
 from .render import Frame, draw
 from .screens_attract import SLIDE_NS, slides
 from .sound import Sounds
-from .state import CONTINUE_AFTER_NS, NOTICE_NS, STAFF_TIMINGS, BoardView, UiState
+from .state import NOTICE_NS, STAFF_TIMINGS, BoardView, UiState
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -130,7 +132,8 @@ class App:
                  fonts: Fonts, surface: pygame.Surface, sounds: Sounds, log: TableLog | None = None,
                  say: Callable[[str], None] | None = None, attract_after_ns: int | None = 60 * S,
                  demo_players: int = 4, kiosk: Kiosk | None = None, scripted: bool = False,
-                 on_step: Callable[[Step], None] | None = None) -> None:
+                 on_step: Callable[[Step], None] | None = None, settle_ns: int = SETTLE_NS,
+                 start_over: Callable[[], TableLog | None] | None = None) -> None:
         self.detected = detected
         self.adapter = detected.adapter
         self.ui = ui
@@ -141,7 +144,14 @@ class App:
         self.say = say
         self.kiosk = kiosk
         self.scripted = scripted  # simulated players feed every input, GO and ticks included
+        if scripted:
+            ui.auto_continue = True  # nobody taps Continue: the result screens go by themselves
+        self.glass = Glass(settle_ns)
         self.on_step = on_step    # told every step before its effects (``play --log``'s game log)
+        #: A living room's saved game: files it away and gives the new game's log ("New game"
+        #: on the resume offer). None: a resumed game simply goes on (``--db``, the kiosk).
+        self.start_over = start_over
+        self.fresh = (settings, seed)
         now = self.adapter.now_ns()
         resumed = self._resume(log, settings, seed, now)
         log = self.log
@@ -161,8 +171,7 @@ class App:
         self.rerun_due_ns: int | None = None    # the input failed: re-run the race from then on
         self.wakes: list[int] = []
         self.lights: dict[int, SeatLight] = {}
-        self.continued: set[int] = set()        # seats whose press continued past an overlay
-        self.frame: Frame | None = None
+        self.frame: Frame | None = None         # the frame on the glass (its hit map)
         self.attract_after_ns = attract_after_ns
         self.last_activity_ns = now
         self.demo: Demo | None = None
@@ -182,7 +191,28 @@ class App:
             ui.games = kiosk.table_games(detected.adapter.seats)
             sounds.set_volume(kiosk.config.volume)
         if self.resumed:
+            if start_over is not None and kiosk is None and not scripted:
+                ui.resume_ask = True            # the group chooses: carry on, or a new game
+            else:
+                self.after_resume()
+
+    def answer_resume(self, carry_on: bool) -> None:
+        """The resume offer's answer: the saved game goes on where it stopped, or it is filed
+        away (kept) and a new game starts with the settings and seed this run was given."""
+        self.ui.resume_ask = False
+        self.ui.resume_choice = None
+        if carry_on:
             self.after_resume()
+            return
+        assert self.start_over is not None
+        if self.log is not None:
+            self.log = None                     # start_over closes and files it
+        self.log = self.start_over()
+        settings, seed = self.fresh
+        self.table = new_table(settings, seed, self.adapter.now_ns())
+        self.ui.dismiss()
+        self.go = None
+        self.wakes = []
 
     def _resume(self, log: TableLog | None, settings: TableSettings, seed: int, now: int) -> Table | None:
         """The table the log's steps lead to (None: no steps). In a kiosk a log that cannot be
@@ -308,9 +338,7 @@ class App:
             if isinstance(edge, Press):
                 self.wake_up()
             self.combo_edge(edge)
-            if self.continue_by_seat(edge):
-                continue
-            self.feed(edge)
+            self.button(edge)
         now = self.adapter.now_ns()
         self.combo_edge(None, now)
         pending = self.go
@@ -333,22 +361,20 @@ class App:
                 heapq.heappop(self.wakes)
             self.feed(Tick(now))
 
-    def continue_by_seat(self, edge: Input) -> bool:
-        """A seat button pressed while a photo finish, verdict or round summary has been up a
-        moment continues past it, as the Continue button does; that press and its release are
-        the screen's, not the game's (they must not also draw a card)."""
-        if isinstance(edge, Release) and edge.player in self.continued:
-            self.continued.discard(edge.player)
-            return True
-        if not isinstance(edge, Press):
-            return False
-        now = self.adapter.now_ns()
-        if (self.ui.overlay(self.table, now) is None or now - self.ui.overlay_at_ns < CONTINUE_AFTER_NS
-                or self.table.race is not None or self.table.dispute is not None):
-            return False
-        self.ui.dismiss()
-        self.continued.add(edge.player)
-        return True
+    def button(self, edge: Press | Release | CaughtPress | CaughtRelease) -> None:
+        """A button's edge (wired, keyboard seat or a tapped seat) to the screen it was pressed
+        at (glass.py): the game, a result screen's Continue, or nothing."""
+        if self.scripted:
+            self.feed(edge)                     # simulated players: no glass to look at
+            return
+        if isinstance(edge, (Press, CaughtPress)):
+            where = self.glass.press(edge, racing=self.table.stage is Stage.RACE)
+            if where == "continue":
+                self.ui.dismiss(self.table, self.adapter.now_ns())
+            elif where == "game":
+                self.feed(edge)
+        elif self.glass.release(edge):
+            self.feed(edge)
 
     def input_failed(self, exc: AdapterError) -> None:
         """The input adapter failed a call (a board unplugged or restarted mid-race, a GO the
@@ -400,11 +426,16 @@ class App:
         if event.type in (pygame.KEYDOWN, pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN):
             if self.wake_up() and event.type != pygame.KEYDOWN:
                 return  # the tap that ends attract mode only ends it
-        frame = self.frame or Frame("none", (), (), ())
-        for made in self.console.handle(event, frame, self.table):
+        frame = self.frame if self.frame is not None else self.draw()
+        live = self.scripted or (self.glass.live(self.adapter.now_ns()) and not self.console.acted)
+        for made in self.console.handle(event, frame, self.table, live=live):
             if isinstance(made, (Press, Release, CaughtPress, CaughtRelease)):
                 self.combo_edge(made)
-            self.feed(made)
+                self.button(made)
+            else:
+                self.feed(made)
+        if self.ui.resume_choice is not None:
+            self.answer_resume(self.ui.resume_choice)
         kiosk = self.kiosk
         if kiosk is not None and self.ui.staff_open and self.ui.lang != kiosk.config.lang:
             kiosk.change(lang=self.ui.lang)
@@ -494,7 +525,7 @@ class App:
             self.log = None
         self.go = None
         self.feed(console.NewGame(now))
-        self.ui.dismiss()
+        self.ui.dismiss()                       # every result screen of the game ended
         self.ui.notices.append((Message.of("ui_game_ended"), now + NOTICE_NS))
 
     def refresh_boards(self) -> None:
@@ -541,32 +572,66 @@ class App:
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def draw(self) -> Frame:
+    def render(self) -> tuple[Frame, tuple[object, ...]]:
+        """The next frame, drawn on the surface but not yet on the glass, and its identity."""
         now = self.adapter.now_ns()
         if self.demo is not None:
             scene = Scene(self.demo.table, self.demo.ui, self.demo.now_ns)
-            self.frame = draw(self.surface, self.fonts, scene, lang=self.ui.lang, attract=True,
-                              board=self.board_at(now), attract_ns=now - self.attract_since_ns)
-        else:
-            self.frame = draw(self.surface, self.fonts, Scene(self.table, self.ui, now))
-        return self.frame
+            frame = draw(self.surface, self.fonts, scene, lang=self.ui.lang, attract=True,
+                         board=self.board_at(now), attract_ns=now - self.attract_since_ns)
+            return frame, ("attract",)
+        frame = draw(self.surface, self.fonts, Scene(self.table, self.ui, now))
+        return frame, identity(frame.screen, self.table, self.ui, now)
+
+    def present(self, frame: Frame, ident: tuple[object, ...]) -> Presented:
+        """``frame`` goes on the glass: from now on taps and keys are its. A screen still
+        settling has its buttons dimmed: they take nothing yet."""
+        now = self.adapter.now_ns()
+        shown = self.glass.present(frame.screen, ident, now)
+        self.frame = frame
+        self.console.acted = False
+        if not self.scripted and not self.glass.live(now):
+            dim(self.surface, [spot.rect for spot in frame.hotspots])
+        return shown
+
+    def draw(self) -> Frame:
+        """Render the next frame and put it on the glass (what the loop does each frame)."""
+        frame, ident = self.render()
+        self.present(frame, ident)
+        return frame
+
+    def turn(self) -> Frame:
+        """One turn of the loop, without its wait: the events that came while the last frame
+        was on the glass, due inputs, attract mode, then the next frame onto the glass."""
+        for event in pygame.event.get():
+            self.handle(event)
+        self.poll()
+        self.attract(self.adapter.now_ns())
+        frame, ident = self.render()
+        # Events that came while this frame was drawn were meant for the one still on the
+        # glass: they are handled against it, and the frame drawn again if they changed it.
+        for _ in range(3):
+            late = pygame.event.get()
+            if not late:
+                break
+            for event in late:
+                self.handle(event)
+            frame, ident = self.render()
+        self.present(frame, ident)
+        if self.console.toggle_fullscreen:
+            self.console.toggle_fullscreen = False
+            pygame.display.toggle_fullscreen()
+        if pygame.display.get_surface() is self.surface:
+            pygame.display.flip()
+        return frame
 
     def run(self, *, fps: int = 60, max_frames: int | None = None,
             on_frame: Callable[[App], None] | None = None) -> int:
-        """The loop: events, due inputs, attract, draw, until quit (or ``max_frames``)."""
+        """The loop: a frame at a time (:meth:`turn`) until quit (or ``max_frames``)."""
         clock = pygame.time.Clock()
         frames = 0
         while not self.console.quit and (max_frames is None or frames < max_frames):
-            for event in pygame.event.get():
-                self.handle(event)
-            self.poll()
-            self.attract(self.adapter.now_ns())
-            self.draw()
-            if self.console.toggle_fullscreen:
-                self.console.toggle_fullscreen = False
-                pygame.display.toggle_fullscreen()
-            if pygame.display.get_surface() is self.surface:
-                pygame.display.flip()
+            self.turn()
             if on_frame is not None:
                 on_frame(self)
             frames += 1
@@ -579,4 +644,3 @@ class App:
             else:
                 clock.tick(fps)
         return frames
-

@@ -12,7 +12,7 @@ from ...engine.events import (
 )
 from .common import Scene
 from .screen_name import screen_of
-from .state import NOTICE_NS, PHOTO_NS, SUMMARY_NS, VERDICT_NS, EventLine, UiState, VerdictShown
+from .state import NOTICE_NS, EventLine, UiState, VerdictShown
 
 
 def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
@@ -22,6 +22,11 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         if isinstance(effect, Notice):
             ui.notices.append((effect.message, now_ns + NOTICE_NS))
     said: list[EventLine] = []
+    ui.prune(table, now_ns)
+    if table.last_race is not before.last_race and table.race is None and table.last_race is not None:
+        # First the photo finish, then what the race led to (a round's reveal after it).
+        ui.show("photo", now_ns, race=table.races)
+        ui.photo_go_ns = before.race.go_t_ns if before.race is not None else None
     restored: int | None = None              # the penalty row an undo brought back
     for event in made.events:
         if isinstance(event, TurnStarted):
@@ -30,12 +35,12 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
         if isinstance(event, (AccusationUpheld, AccusationRejected)):
             tally = table.last_verdict
             ui.verdict = VerdictShown(isinstance(event, AccusationUpheld), names[event.guard],
-                                      names[event.accused], now_ns + VERDICT_NS,
+                                      names[event.accused],
                                       *((tally.votes, tally.judges, tally.how) if tally is not None else ()))
-            ui.overlay_at_ns = now_ns
+            ui.results = [s for s in ui.results if s.screen != "verdict"]
+            ui.show("verdict", now_ns)
         elif isinstance(event, RoundScored):
-            ui.summary_until_ns = now_ns + SUMMARY_NS
-            ui.overlay_at_ns = now_ns
+            ui.show("summary", now_ns)
             ui.penalty_form.clear()
         elif isinstance(event, PenaltyEntered):
             ui.penalty_form.pop(event.player, None)
@@ -45,10 +50,6 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
             c = event.command
             ui.penalty_form[c.player] = [c.moths, c.actions, c.numbers]
             restored = c.player
-    if table.last_race is not before.last_race and table.race is None and table.last_race is not None:
-        ui.photo_until_ns = now_ns + PHOTO_NS
-        ui.overlay_at_ns = now_ns
-        ui.photo_go_ns = before.race.go_t_ns if before.race is not None else None
     if table.stage not in (Stage.PLAY, Stage.SPIDER):
         ui.out_menu = False
         ui.out_confirm = None

@@ -49,6 +49,19 @@ def solid_fill(surface: pygame.Surface, colour: RGB, rect: pygame.Rect) -> None:
     pygame.draw.polygon(surface, colour, ((rect.x, rect.y), (right, rect.y), (right, bottom), (rect.x, bottom)))
 
 
+def dim(surface: pygame.Surface, rects: list[pygame.Rect]) -> None:
+    """Shade the buttons of a screen that does not take taps yet (glass.py's settle time), so
+    they look pressed-in rather than live. The body-wide "tap anywhere" areas are left bright:
+    the result they cover is what the group must read now."""
+    area = surface.get_width() * surface.get_height()
+    for rect in rects:
+        if rect.width * rect.height * 6 > area:
+            continue
+        shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, rect)
+
+
 _KEYS = ((255, 0, 255), (0, 255, 0))
 _STAMP_PIXELS = 3_000_000           # all stamps together (12 MB at 32 bits a pixel)
 _stamps: OrderedDict[tuple[RGB, int, int, int], pygame.Surface] = OrderedDict()

@@ -15,6 +15,7 @@ from .paint import Overflow, Painter, TextBox
 from .screens_dispute import draw_dispute, draw_verdict
 from .screens_keyboard import draw_keyboard
 from .screen_name import screen_of
+from .screens_ask import draw_ask
 from .screens_attract import draw_attract
 from .screens_misc import draw_settings
 from .screens_race import draw_photo, draw_race
@@ -22,7 +23,7 @@ from .screens_staff import draw_pin, draw_staff
 from .screens_score import draw_game_over, draw_penalty, draw_summary
 from .screens_table import draw_deal, draw_join, draw_oldest, draw_play
 
-SCREENS = ("attract", "pin", "staff", "staff-timings", "staff-deck", "staff-confirm", "settings", "keyboard", "join", "oldest", "deal", "play", "spider", "out", "race",
+SCREENS = ("attract", "quit", "undo-race", "resume", "pin", "staff", "staff-timings", "staff-deck", "staff-confirm", "settings", "keyboard", "join", "oldest", "deal", "play", "spider", "out", "race",
            "photo", "pick", "vote", "verdict", "penalty", "summary", "game-over")
 
 
@@ -54,6 +55,8 @@ def draw(surface: pygame.Surface, fonts: Fonts, scene: Scene, lang: str | None =
 
 
 _DRAW = {
+    "quit": lambda p, s: draw_ask(p, s, "quit"), "undo-race": lambda p, s: draw_ask(p, s, "undo-race"),
+    "resume": lambda p, s: draw_ask(p, s, "resume"),
     "pin": draw_pin, "staff": draw_staff, "staff-timings": draw_staff, "staff-deck": draw_staff,
     "staff-confirm": draw_staff, "settings": draw_settings, "verdict": draw_verdict, "summary": draw_summary, "photo": draw_photo,
     "keyboard": draw_keyboard, "join": draw_join, "oldest": draw_oldest, "deal": draw_deal, "play": draw_play, "spider": draw_play,

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
 def screen_of(scene: Scene) -> str:
     """The name of the screen this scene shows."""
     ui, table = scene.ui, scene.table
+    if ui.quit_ask:
+        return "quit"
+    if ui.resume_ask:
+        return "resume"
     if ui.pin_open:
         return "pin"
     if ui.settings_open:
@@ -22,6 +26,8 @@ def screen_of(scene: Scene) -> str:
         page = ui.staff_page
         return "staff" if page == "menu" else "staff-confirm" if page.startswith("confirm-") else f"staff-{page}"
     overlay = ui.overlay(table, scene.now_ns)
+    if overlay == "photo" and ui.undo_ask:
+        return "undo-race"
     if overlay is not None:
         return overlay
     stage = table.stage

@@ -20,6 +20,7 @@ from . import theme
 from .actions import Act
 from .common import Scene, header, regions
 from .paint import Painter
+from .screens_ask import ask_body
 from .state import PIN_DIGITS, STAFF_TIMINGS, VOLUME_STEP, BoardView, UiState
 
 S = 1_000_000_000
@@ -269,15 +270,7 @@ CONFIRM_TITLES = {"reset": "ui_reset_board", "end": "ui_end_game", "shutdown": "
 
 def confirm_body(p: Painter, body: pygame.Rect, what: str) -> None:
     """The question and Yes / No in ``body``."""
-    button_h = p.px(90 if p.portrait else 70)
-    question = pygame.Rect(body.x, body.y, body.width, body.height - button_h - p.px(12))
-    p.text(p.t(f"ui_confirm_{what}"), question, 32)
-    w = min(p.px(260), body.width // 2 - p.px(10))
-    y = body.bottom - button_h
-    p.button(pygame.Rect(body.centerx - w - p.px(10), y, w, button_h), p.t("ui_yes"), Act("staff_yes"),
-             colour=theme.BAD, px=28)
-    p.button(pygame.Rect(body.centerx + p.px(10), y, w, button_h), p.t("ui_no"), Act("back"),
-             colour=theme.GOOD, ink=theme.BLACK, px=28)
+    ask_body(p, body, p.t(f"ui_confirm_{what}"), (p.t("ui_yes"), Act("staff_yes")), (p.t("ui_no"), Act("back")))
 
 
 # -- the staff screens over a race preset -----------------------------------------------------

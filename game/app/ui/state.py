@@ -27,6 +27,12 @@ GO_FLASH_NS = 600 * MS
 #: A seat button continues past a photo finish, verdict or summary only once it has been up
 #: this long: a slap's late bounce or a second slap must not wipe the photo finish unseen.
 CONTINUE_AFTER_NS = 1_500 * MS
+#: The result screens: each stays up until Continue (a tap, Enter or a seat button) wherever
+#: people play. They went by themselves once, and a tap meant for Continue then landed on the
+#: screen underneath (issue 20); only the unattended demo and a scripted game let them time out.
+RESULT_SCREENS = ("photo", "verdict", "summary")
+#: How long a result screen stays up in the demo and in scripted games (``UiState.auto_continue``).
+RESULT_NS = {"photo": PHOTO_NS, "verdict": VERDICT_NS, "summary": SUMMARY_NS}
 
 PENALTY_FIELDS = ("moths", "actions", "numbers")
 #: The staff menu's pages (``UiState.staff_page``); the rules and language page is the
@@ -50,11 +56,20 @@ class BoardView:
 
 
 @dataclass(frozen=True, slots=True)
+class Shown:
+    """A result screen waiting for Continue: which one, when it went up and, for a photo
+    finish, the number of the race it shows (the screen goes if that race is taken back)."""
+
+    screen: str                              # one of RESULT_SCREENS
+    at_ns: int
+    race: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class VerdictShown:
     guilty: bool
     guard: str
     accused: str
-    until_ns: int
     votes: int = 0                           # judges who pressed for guilty
     judges: int = 0
     how: str = "vote"                        # "vote", "plea" or "ruled" (controller.VerdictTally)
@@ -90,11 +105,14 @@ class UiState:
     penalty_form: dict[int, list[int]] = field(default_factory=dict)
     penalty_row: int = 0
     penalty_col: int = 0
-    photo_until_ns: int = 0
+    results: list[Shown] = field(default_factory=list)   # result screens waiting, oldest first
+    auto_continue: bool = False              # the demo, a scripted game: results go by themselves
     photo_go_ns: int | None = None           # GO of the race in the photo finish
     verdict: VerdictShown | None = None
-    summary_until_ns: int = 0
-    overlay_at_ns: int = 0                   # when the latest photo, verdict or summary went up
+    undo_ask: bool = False                   # the photo finish asks "Take back the result?"
+    quit_ask: bool = False                   # Esc or the close box on a game: "Leave the game?"
+    resume_ask: bool = False                 # a saved game at start: "Carry on the last game?"
+    resume_choice: bool | None = None        # the answer, for the app to act on (True: carry on)
     notices: deque[tuple[Message, int]] = field(default_factory=lambda: deque(maxlen=4))
     lines: deque[EventLine] = field(default_factory=lambda: deque(maxlen=8))
     # -- kiosk mode ------------------------------------------------------------------------
@@ -147,17 +165,49 @@ class UiState:
     def form(self, player: int) -> list[int]:
         return self.penalty_form.setdefault(player, [0, 0, 0])
 
-    def overlay(self, table: Table, now_ns: int) -> str | None:
-        """"verdict", "photo" or "summary" while one is up, else None."""
-        if self.verdict is not None and now_ns < self.verdict.until_ns:
-            return "verdict"
-        if now_ns < self.summary_until_ns and table.game.scores:
-            return "summary"
-        if now_ns < self.photo_until_ns and table.last_race is not None and table.race is None:
-            return "photo"
+    def show(self, screen: str, now_ns: int, race: int = 0) -> None:
+        """A result screen goes up after those already waiting (a round-ending race: its
+        photo finish first, then the round's reveal)."""
+        self.results.append(Shown(screen, now_ns, race))
+
+    def result(self, table: Table, now_ns: int) -> Shown | None:
+        """The result screen on top now, or None. Pure: drawing asks it every frame."""
+        for shown in self.results:
+            if self._holds(shown, table, now_ns):
+                return shown
         return None
 
-    def dismiss(self) -> None:
-        self.verdict = None
-        self.summary_until_ns = 0
-        self.photo_until_ns = 0
+    def _holds(self, shown: Shown, table: Table, now_ns: int) -> bool:
+        if self.auto_continue and now_ns >= shown.at_ns + RESULT_NS[shown.screen]:
+            return False
+        if shown.screen == "verdict":
+            return self.verdict is not None
+        if shown.screen == "summary":
+            return bool(table.game.scores)
+        # A photo finish shows the table's last race while no other runs; an undone decision
+        # (the race runs again) or a later race takes it down.
+        return table.race is None and table.last_race is not None and table.races == shown.race
+
+    def prune(self, table: Table, now_ns: int) -> None:
+        """Forget the result screens that no longer hold (taken back, or timed out where
+        they may): a long demo must not pile them up."""
+        self.results = [s for s in self.results if self._holds(s, table, now_ns)]
+
+    def overlay(self, table: Table, now_ns: int) -> str | None:
+        """"verdict", "photo" or "summary" while one is up, else None."""
+        shown = self.result(table, now_ns)
+        return None if shown is None else shown.screen
+
+    def dismiss(self, table: Table | None = None, now_ns: int = 0) -> None:
+        """Continue: the result screen on top goes (with any that no longer hold before it).
+        Without a table, every result screen goes (a game ended, a new one started)."""
+        self.undo_ask = False
+        top = None if table is None else self.result(table, now_ns)
+        if top is None:
+            self.results.clear()
+            self.verdict = None
+            return
+        index = self.results.index(top)
+        del self.results[:index + 1]
+        if top.screen == "verdict":
+            self.verdict = None
