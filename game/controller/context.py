@@ -20,6 +20,8 @@ class Ctx:
         self.effects: list[Effect] = []
         self.commands: list[Command] = []
         self.events: list[Event] = []
+        #: A race is armed again in this step (a decided race taken back): it counts down first.
+        self.rerun = False
 
     def update(self, **changes: Any) -> None:
         self.table = replace(self.table, **changes)

@@ -26,12 +26,14 @@ def race_seed(seed: int, number: int) -> int:
     return random.Random(f"{seed}:race:{number}").getrandbits(64)
 
 
-def arm(ctx: Ctx, run: int = 1, idle_reruns: int | None = None) -> None:
+def arm(ctx: Ctx, run: int = 1, idle_reruns: int | None = None, ready: bool = False) -> None:
     """Arm the race the engine just started (or run it again after a tie).
 
     ``idle_reruns`` counts the runs in a row nobody answered; by default it starts again at 0,
     except when the table chose to re-run a race it was asked about: nobody answering that one
-    either asks again at once."""
+    either asks again at once. ``ready``: the race runs again (a tie, the table's Re-run, a
+    result taken back, a resume): the screen counts down ``rerun_ready_ns`` before the
+    fore-period, so that nobody is surprised by a GO within a second of the last result."""
     t = ctx.table
     if idle_reruns is None:
         idle_reruns = t.race.idle_reruns if t.race is not None and t.race.asking else 0
@@ -46,11 +48,12 @@ def arm(ctx: Ctx, run: int = 1, idle_reruns: int | None = None) -> None:
     for player, _ in held:
         ctx.say("stuck", player=t.name(player))
     edges = tuple(Press(player, t_ns, s.clock) for player, t_ns in held)
-    go_due = t.now_t_ns + fore_ns
+    ready_until = t.now_t_ns + (s.rerun_ready_ns if ready else 0)
+    go_due = ready_until + fore_ns
     ctx.update(races=number, race=RaceRun(
         number=number, kind=race.kind, active=race.actor, eligible=race.eligible,
         armed_t_ns=t.now_t_ns, go_due_t_ns=go_due, log=EdgeLog.of(edges), run=run,
-        idle_reruns=idle_reruns))
+        idle_reruns=idle_reruns, ready_until_t_ns=ready_until))
     seats = tuple(t.seated[p] for p in race.eligible)
     ctx.effects += [Arm(number, seats), ScheduleGo(number, go_due, seats), WakeAt(go_due)]
     ctx.sound("ready")
@@ -135,7 +138,7 @@ def _rerun(ctx: Ctx, run: RaceRun, result: RaceResult) -> None:
         ctx.update(race=replace(run, asking=True))  # the screen asks (message "race_ask")
         return
     ctx.say("race_tie", players=", ".join(t.name(p) for p in result.tied))
-    arm(ctx, run=run.run + 1, idle_reruns=run.idle_reruns + 1 if idle else 0)
+    arm(ctx, run=run.run + 1, idle_reruns=run.idle_reruns + 1 if idle else 0, ready=True)
 
 
 def race_spec(ctx: Ctx, run: RaceRun) -> RaceSpec:

@@ -48,6 +48,7 @@ class RaceRun:
     false_starts_heard: int = 0        # false starts already announced with a sound
     idle_reruns: int = 0               # runs in a row that nobody answered (a slap re-run)
     asking: bool = False               # nobody answered again: the table says re-run or call off
+    ready_until_t_ns: int = 0          # a re-run: the screen counts down to this, then the fore-period
 
     @property
     def edges(self) -> tuple[Press | Release, ...]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from ..cards import neighbours
 from ..engine import (
-    DeclareOut, DrawCard, GameState, GiveCard, NewGame, Phase, PlayCard, StartRound, Undo,
+    DecideRace, DeclareOut, DrawCard, GameState, GiveCard, NewGame, Phase, PlayCard, StartRound, Undo,
 )
 from ..engine import Command, Event
 from ..i18n.events import undone
@@ -100,7 +100,7 @@ def _dispatch(ctx: Ctx, event: Input) -> None:
             races.cancel(ctx)
     elif isinstance(event, console.Rearm) and t.stage is Stage.RACE and t.race is not None:
         ctx.say("race_rearmed")
-        races.arm(ctx, run=t.race.run + 1)
+        races.arm(ctx, run=t.race.run + 1, ready=True)
     else:
         _console(ctx, event)
 
@@ -277,6 +277,7 @@ def _undo(ctx: Ctx) -> None:
         return
     command = ctx.table.game.command
     if ctx.engine(Undo()):
+        ctx.rerun = isinstance(command, DecideRace)   # the race runs again: after a countdown
         ctx.update(race=None, dispute=None, pending_out=None)
         g = ctx.table.game
         if g.phase is Phase.DISPUTE:
@@ -327,7 +328,7 @@ def _sync_stage(ctx: Ctx) -> None:
         ctx.update(consumed=tuple(seat for seat, _ in t.held))
     ctx.update(stage=stage)
     if stage is Stage.RACE and ctx.table.race is None:
-        races.arm(ctx)
+        races.arm(ctx, ready=ctx.rerun)
     if stage is not Stage.RACE and ctx.table.race is not None:
         ctx.update(race=None)
 

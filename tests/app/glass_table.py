@@ -39,7 +39,9 @@ class Rig:
         return self.t_ns
 
     def drain(self) -> list[RigEvent]:
-        taken, self.events = self.events, []
+        """The edges stamped by now (an edge is never delivered before it happened)."""
+        taken = [e for e in self.events if getattr(e, "t_ns", 0) <= self.t_ns]
+        self.events = [e for e in self.events if getattr(e, "t_ns", 0) > self.t_ns]
         return taken
 
     def arm(self, seats: Iterable[int]) -> object:

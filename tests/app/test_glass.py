@@ -135,6 +135,12 @@ def test_undo_on_a_photo_finish_asks_and_no_keeps_the_result() -> None:
     g.tap("undo_yes")
     assert g.fed and isinstance(g.fed[-1], console.UndoLast)
     assert g.app.table.stage is Stage.RACE
+    # The race runs again after a visible countdown, never GO within a second of the result.
+    race = g.app.table.race
+    settings = g.app.table.settings
+    assert race is not None and race.go_due_t_ns - g.rig.t_ns >= settings.rerun_ready_ns + settings.fore_period_min_ns
+    g.wait(400)
+    assert "The race runs again in 3 s: hands off the buttons." in [t for t, _ in g.frame.texts]
 
 
 def test_a_screen_just_shown_takes_no_tap_and_shows_its_buttons_dimmed() -> None:
@@ -208,3 +214,22 @@ def test_two_taps_in_one_frame_act_once_on_the_screen_they_saw() -> None:
     g.app.turn()
     g.wait(1_000)
     assert g.screen == "play" and g.fed == [] and g.app.table.races == races and not g.app.ui.undo_ask
+
+
+def test_the_cockroach_card_screen_shows_every_press_in_line_with_its_time() -> None:
+    # Seen: the winner's screen said NO PRESS for a player who pressed after the decision.
+    g = GlassTable(7)
+    g.seat_three()
+    g.keys(pygame.K_2, pygame.K_n)          # the starter: number 2
+    g.keys(pygame.K_3, pygame.K_c)          # Bea (the guard) plays a cockroach 3: everyone races
+    race = g.app.table.race
+    assert race is not None and race.eligible == (0, 1, 2)
+    g.wait((race.go_due_t_ns - g.rig.t_ns) // MS + 1, step_ms=50)
+    g.slap(0, 180)                          # Ali first: decided
+    g.wait(300, step_ms=50)
+    assert g.app.table.race is not None and g.app.table.race.result is not None
+    g.slap(2, 150)                          # Cem 450 ms after GO: in line, after the decision
+    g.wait(400, step_ms=50)
+    said = " ".join(t for t, _ in g.frame.texts).upper()
+    assert g.screen == "race" and said.count("NO PRESS") <= 1, said     # Bea has not pressed yet
+    assert "450" in said or "449" in said or "451" in said, said

@@ -14,7 +14,7 @@ from .paint import Painter
 #: The screen, its title, its question, and the labels of its two answers (catalog keys).
 ASKS = {
     "quit": ("ui_quit_title", "ui_quit_ask", "ui_quit_yes", "ui_quit_no", "yes", "no"),
-    "undo-race": ("ui_undo_race_title", "ui_undo_race_ask", "ui_undo_race_yes", "ui_no", "undo_yes", "undo_no"),
+    "undo-race": ("ui_undo_race_title", "ui_undo_race_ask", "ui_run_again", "ui_no", "undo_yes", "undo_no"),
     "resume": ("ui_resume_title", "ui_resume_ask", "ui_resume_yes", "ui_resume_no", "resume_yes", "resume_no"),
 }
 

@@ -59,7 +59,7 @@ def draw_race(p: Painter, s: Scene) -> None:
         return
     go = run.go_t_ns
     if run.result is not None:
-        _cockroach_card(p, s, body, run.result, number or 1, go)
+        _cockroach_card(p, s, body, in_line(run, max(s.now_ns, t.now_t_ns)), number or 1, go)
         return
     if run.asking:
         _ask_table(p, body)
@@ -74,7 +74,10 @@ def draw_race(p: Painter, s: Scene) -> None:
         p.text(p.t("ui_get_ready"), status.inflate(-p.px(20), -status_h // 3).move(0, -status_h // 8),
                60, theme.BLACK)
         hint = pygame.Rect(status.x, status.bottom - status_h // 3, status.width, status_h // 3)
-        p.text(p.t("ui_hands_off"), hint.inflate(-p.px(20), 0), 26, theme.BLACK)
+        left_ns = run.ready_until_t_ns - s.now_ns
+        # A race run again counts down first: its GO never follows the last result unannounced.
+        said = p.t("ui_rerun_count", seconds=-(-left_ns // 1_000_000_000)) if left_ns > 0 else p.t("ui_hands_off")
+        p.text(said, hint.inflate(-p.px(20), 0), 26, theme.BLACK)
     else:
         p.text(p.t("ui_go"), status, 70, theme.BLACK)
     top = banner.bottom + p.px(8)
@@ -136,6 +139,20 @@ def _ask_table(p: Painter, body: pygame.Rect) -> None:
              colour=theme.GO_GREEN, ink=theme.BLACK, px=30)
     p.button(pygame.Rect(row.x + half, row.y, row.width - half, row.height), p.t("ui_call_off"),
              Act("cancel"), px=30)
+
+
+def in_line(run: RaceRun, now_ns: int) -> RaceResult:
+    """A decided cockroach race as it stands now: every press in line with its time, the ones
+    after the decision too (the next in line if the winner is voided), never "no press" for a
+    hand that has pressed. The winner stays the decided one: should the evidence now name
+    another (a late stamp from before), the screen keeps the decision it acts on."""
+    decided = run.result
+    assert decided is not None
+    if run.live is None or run.go_t_ns is None:
+        return decided
+    now = max(now_ns, run.go_t_ns)
+    standing = run.live.result(now)
+    return standing if standing.winner == decided.winner else decided
 
 
 def _cockroach_card(p: Painter, s: Scene, body: pygame.Rect, result: RaceResult, number: int,
