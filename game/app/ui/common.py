@@ -105,6 +105,11 @@ def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True,
     message_box = pygame.Rect(box.x + pad, note_box.bottom, box.width - 2 * pad,
                               box.bottom - note_box.bottom - p.px(4))
     notice = s.ui.notice(s.now_ns)
+    top = s.ui.result(s.table, s.now_ns)
+    if top is not None and top.said and screen_of(s) == top.screen:
+        # A result screen says what it means for the table for as long as it is up (a timed
+        # notice would leave its footer blank while the group still reads it).
+        notice = top.said[-1]
     if s.ui.pending_number is not None and s.table.stage in (Stage.DEAL, Stage.PLAY, Stage.RACE):
         # The first key of a card typed on a keyboard ("4"): say it was heard and what comes
         # next, or the typist cannot tell a number waiting from a key lost.

@@ -3,6 +3,7 @@ photo finish, the verdict, the round's reveal, the penalty form's cursor)."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
 from ...controller import Notice, Stage, Step, Table
@@ -18,14 +19,16 @@ from .state import NOTICE_NS, EventLine, UiState, VerdictShown
 def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
     table = made.table
     names = tuple(table.name(p) for p in range(table.players))
-    for effect in made.effects:
-        if isinstance(effect, Notice):
-            ui.notices.append((effect.message, now_ns + NOTICE_NS))
+    was = screen_of(Scene(before, ui, now_ns))
+    told = tuple(effect.message for effect in made.effects if isinstance(effect, Notice))
+    for message in told:
+        ui.notices.append((message, now_ns + NOTICE_NS))
     said: list[EventLine] = []
     ui.prune(table, now_ns)
     if table.last_race is not before.last_race and table.race is None and table.last_race is not None:
-        # First the photo finish, then what the race led to (a round's reveal after it).
-        ui.show("photo", now_ns, race=table.races)
+        # First the photo finish, then what the race led to (a round's reveal after it). The
+        # photo says what the race means (everyone gives the slowest a card…) while it is up.
+        ui.show("photo", now_ns, race=table.races, said=told)
         ui.photo_go_ns = before.race.go_t_ns if before.race is not None else None
     restored: int | None = None              # the penalty row an undo brought back
     for event in made.events:
@@ -38,9 +41,9 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
                                       names[event.accused],
                                       *((tally.votes, tally.judges, tally.how) if tally is not None else ()))
             ui.results = [s for s in ui.results if s.screen != "verdict"]
-            ui.show("verdict", now_ns)
+            ui.show("verdict", now_ns, said=told)
         elif isinstance(event, RoundScored):
-            ui.show("summary", now_ns)
+            ui.show("summary", now_ns, said=told)
             ui.penalty_form.clear()
         elif isinstance(event, PenaltyEntered):
             ui.penalty_form.pop(event.player, None)
@@ -72,3 +75,8 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
     # showing it (the previous race's result under a new "Caught!" was stale).
     shown = screen_of(Scene(table, ui, now_ns))
     ui.lines.extend(replace(line, screen=shown) for line in said)
+    if shown != was:
+        # A new screen says only what this step told: an earlier action's notice under a
+        # "Get ready" or the Caught! pick screen would answer a question nobody asked there.
+        ui.notices = deque(((m, until) for m, until in ui.notices if until == now_ns + NOTICE_NS and m in told),
+                           maxlen=ui.notices.maxlen)

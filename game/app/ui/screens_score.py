@@ -81,7 +81,7 @@ def draw_penalty(p: Painter, s: Scene) -> None:
             vanished = official - entry.cards
             p.text(str(vanished), cells[6], 30, theme.WARN if vanished else theme.DIM)
             continue
-        form = s.ui.form(player)
+        form = s.ui.shown_form(player)
         for i, field in enumerate(PENALTY_FIELDS):
             _stepper(p, cells[2 + i].inflate(-p.px(4), 0), player, i, form[i],
                      focused and s.ui.penalty_col == i)
@@ -97,7 +97,7 @@ def _undo_row(p: Painter, s: Scene, body: pygame.Rect) -> pygame.Rect:
     # A finger's height and no more: five players' rows of steppers still get 48 px at 800×480.
     height = p.px(48)
     offer = s.table.correction
-    if offer is not None and sum(s.ui.form(offer[0])) != offer[1]:
+    if offer is not None and sum(s.ui.shown_form(offer[0])) != offer[1]:
         offer = None         # the group changed the row: the offer answered the old one
     # The offer shares Undo's row (every other row is the steppers'), so Undo narrows for it.
     width = min(body.width // 3 if offer is not None else body.width, p.px(220))
@@ -130,7 +130,7 @@ def _penalty_blocks(p: Painter, s: Scene, body: pygame.Rect) -> None:
         official = g.hands[player] if player < len(g.hands) else 0
         p.chip(pygame.Rect(top.x + p.px(6), top.y + p.px(6), top.width * 2 // 5, top.height - p.px(12)),
                t.seated[player], t.name(player), px=26)
-        values = (entry.moths, entry.actions, entry.numbers) if entry is not None else tuple(s.ui.form(player))
+        values = (entry.moths, entry.actions, entry.numbers) if entry is not None else tuple(s.ui.shown_form(player))
         points = entry.points if entry is not None else points_of(list(values))
         summary = f"{p.t('ui_col_cards')}: {official}   {p.t('ui_col_points')}: {points}"
         if entry is not None:

@@ -63,6 +63,7 @@ class Shown:
     screen: str                              # one of RESULT_SCREENS
     at_ns: int
     race: int = 0
+    said: tuple[Message, ...] = ()           # what it means for the table, said for as long as it is up
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +164,18 @@ class UiState:
         return None
 
     def form(self, player: int) -> list[int]:
+        """The penalty row being entered for ``player``, to change (made on first use)."""
         return self.penalty_form.setdefault(player, [0, 0, 0])
 
-    def show(self, screen: str, now_ns: int, race: int = 0) -> None:
+    def shown_form(self, player: int) -> tuple[int, int, int]:
+        """The same row as the screen shows it: drawing never changes the screen's state."""
+        m, a, n = self.penalty_form.get(player, (0, 0, 0))
+        return m, a, n
+
+    def show(self, screen: str, now_ns: int, race: int = 0, said: tuple[Message, ...] = ()) -> None:
         """A result screen goes up after those already waiting (a round-ending race: its
         photo finish first, then the round's reveal)."""
-        self.results.append(Shown(screen, now_ns, race))
+        self.results.append(Shown(screen, now_ns, race, said))
 
     def result(self, table: Table, now_ns: int) -> Shown | None:
         """The result screen on top now, or None. Pure: drawing asks it every frame."""
