@@ -426,7 +426,7 @@ def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed:
                   record=log.record if log else None)
     app.perform(app.lights())   # a resumed session's lights (the seats may show anything after a restart)
     print(f"{preset.name('en')} — {detected.name} input, {seats} seats; Space starts, V voids the winner, "
-          "C calls a race off, T statistics, Esc quits", flush=True)
+          "C calls a race off, S statistics, Esc quits", flush=True)
     try:
         app.run()
     finally:

@@ -21,6 +21,12 @@ from .effects import Arm, ScheduleGo, WakeAt
 from .state import RaceRun
 
 
+#: A race run again counts down this long before its fore-period, said on the screen. A constant,
+#: not a table setting: the settings are written into every table log, and a field added there
+#: would make the logs of games in progress unreadable after an update.
+RERUN_READY_NS = 3_000_000_000
+
+
 def race_seed(seed: int, number: int) -> int:
     """The seed of race ``number`` of a session: its fore-period and any tie drawn by lot."""
     return random.Random(f"{seed}:race:{number}").getrandbits(64)
@@ -32,7 +38,7 @@ def arm(ctx: Ctx, run: int = 1, idle_reruns: int | None = None, ready: bool = Fa
     ``idle_reruns`` counts the runs in a row nobody answered; by default it starts again at 0,
     except when the table chose to re-run a race it was asked about: nobody answering that one
     either asks again at once. ``ready``: the race runs again (a tie, the table's Re-run, a
-    result taken back, a resume): the screen counts down ``rerun_ready_ns`` before the
+    result taken back, a resume): the screen counts down :data:`RERUN_READY_NS` before the
     fore-period, so that nobody is surprised by a GO within a second of the last result."""
     t = ctx.table
     if idle_reruns is None:
@@ -48,7 +54,7 @@ def arm(ctx: Ctx, run: int = 1, idle_reruns: int | None = None, ready: bool = Fa
     for player, _ in held:
         ctx.say("stuck", player=t.name(player))
     edges = tuple(Press(player, t_ns, s.clock) for player, t_ns in held)
-    ready_until = t.now_t_ns + (s.rerun_ready_ns if ready else 0)
+    ready_until = t.now_t_ns + (RERUN_READY_NS if ready else 0)
     go_due = ready_until + fore_ns
     ctx.update(races=number, race=RaceRun(
         number=number, kind=race.kind, active=race.actor, eligible=race.eligible,

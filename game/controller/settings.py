@@ -21,7 +21,6 @@ class TableSettings:
     confirm_out_ns: int = 5_000 * MS        # a long press asks; confirm within this window
     fore_period_min_ns: int = 800 * MS      # GO comes a random time after arming...
     fore_period_max_ns: int = 2_500 * MS    # ...between these two
-    rerun_ready_ns: int = 3_000 * MS        # a race run again counts down this long first
     race_timeout_ns: int = 3_000 * MS       # presses count this long after GO
     lockout_ns: int = DEFAULT_LOCKOUT_NS
     settle_ns: int = DEFAULT_SETTLE_NS

@@ -16,6 +16,7 @@ import pygame
 from glass_table import MS, GlassTable
 
 from game.app.ui.glass import SETTLE_NS, Glass
+from game.controller.races import RERUN_READY_NS
 from game.controller import Stage
 from game.controller import inputs as console
 from game.inputs import Press, Release
@@ -138,7 +139,7 @@ def test_undo_on_a_photo_finish_asks_and_no_keeps_the_result() -> None:
     # The race runs again after a visible countdown, never GO within a second of the result.
     race = g.app.table.race
     settings = g.app.table.settings
-    assert race is not None and race.go_due_t_ns - g.rig.t_ns >= settings.rerun_ready_ns + settings.fore_period_min_ns
+    assert race is not None and race.go_due_t_ns - g.rig.t_ns >= RERUN_READY_NS + settings.fore_period_min_ns
     g.wait(400)
     assert "The race runs again in 3 s: hands off the buttons." in [t for t, _ in g.frame.texts]
 

@@ -168,10 +168,10 @@ class Console:
             answer = _YES_NO.get(key, "")
             if screen == "resume" and key == pygame.K_ESCAPE:
                 answer = ""                 # Esc is no answer to "carry on?": it leaves (asked)
-            act = {"yes": f"{screen.split('-')[0]}_yes", "no": f"{screen.split('-')[0]}_no"}.get(answer)
-            if act is None and key == pygame.K_ESCAPE:
+            verb = {"yes": f"{screen.split('-')[0]}_yes", "no": f"{screen.split('-')[0]}_no"}.get(answer)
+            if verb is None and key == pygame.K_ESCAPE:
                 self.ui.quit_ask = True
-            return self.perform(Act(act), table) if act else []
+            return self.perform(Act(verb), table) if verb else []
         if self._typing(table):
             # Letters arrive as TEXTINPUT; a seat's key (Q, T, P…) is a letter of the name now.
             typing = {pygame.K_BACKSPACE: "key_delete", pygame.K_RETURN: "key_ok",

@@ -3,6 +3,8 @@ minus the cards entered) and game over (standings, the winner's crown, totals pe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import math
 
 import pygame
@@ -35,7 +37,7 @@ def _columns(box: pygame.Rect) -> list[pygame.Rect]:
     return [pygame.Rect(xs[i], box.y, xs[i + 1] - xs[i], box.height) for i in range(len(_COLS))]
 
 
-def points_of(form: list[int]) -> int:
+def points_of(form: Sequence[int]) -> int:
     return Penalty(*form).points
 
 
