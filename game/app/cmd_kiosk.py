@@ -179,7 +179,8 @@ class Session:
         assert self.surface is not None and self.fonts is not None and self.sounds is not None
         if game.preset is not None:
             self.app = KioskRaces(kiosk=kiosk, detected=self.detected, game=game, surface=self.surface,
-                                  fonts=self.fonts, sounds=self.sounds, seed=self.seed, lang=self.lang)
+                                  fonts=self.fonts, sounds=self.sounds, seed=self.seed, lang=self.lang,
+                                  settle_ns=kiosk.config.settle_ms * 1_000_000)
             return
         config = kiosk.config
         settings = config.table_settings(adapter.seats, adapter.clock, adapter.resolution_ns)
@@ -187,7 +188,8 @@ class Session:
         ui = UiState(lang=self.lang, input_name=self.detected.name, font_warning=self.font_warning)
         self.app = App(detected=self.detected, settings=settings, seed=self.seed, ui=ui, fonts=self.fonts,
                        surface=self.surface, sounds=self.sounds, log=table_log,
-                       attract_after_ns=config.attract_after_s * S, kiosk=kiosk)
+                       attract_after_ns=config.attract_after_s * S, kiosk=kiosk,
+                       settle_ns=config.settle_ms * 1_000_000)
 
     def switch_wanted(self) -> bool:
         """The game stopped because staff chose another one (not a shutdown, not a closed window)."""

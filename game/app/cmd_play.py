@@ -71,6 +71,17 @@ def attract_arg(text: str) -> float:
     return seconds
 
 
+def settle_arg(text: str) -> int:
+    """argparse type for --settle-ms: how long a new screen ignores taps and keys, in ms."""
+    from .ui.glass import SETTLE_RANGE_MS
+
+    low, high = SETTLE_RANGE_MS
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of milliseconds: use {low} "
+                                         f"to {high} (default 300)")
+    return int(text)
+
+
 def lang_arg(text: str) -> str:
     if text not in (*LANGUAGES, "all"):
         raise argparse.ArgumentTypeError(f"language {text!r} is not available: use one of {', '.join(LANGUAGES)} or all")
@@ -105,6 +116,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--attract-after", type=attract_arg, default=60.0, metavar="SECONDS",
                         help=f"idle time at an empty table before attract mode plays a demo, 0 to {ATTRACT_MAX_S} "
                              "(default 60)")
+    parser.add_argument("--settle-ms", type=settle_arg, default=300, metavar="MS",
+                        help="how long a screen just shown ignores taps and keys, its buttons dimmed, so a double "
+                             "tap or a tap aimed at the screen before never lands on it: 0 to 2000 (default 300)")
     add_config(parser)
 
 
@@ -328,6 +342,7 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
     app = App(detected=detected, settings=settings, seed=seed, ui=ui, fonts=fonts, surface=surface,
               sounds=sounds, log=log, say=(lambda s: print(s, flush=True)) if headless else None,
               attract_after_ns=attract_after, demo_players=args.players or DEMO_PLAYERS, start_over=start_over,
+              settle_ns=args.settle_ms * 1_000_000,
               on_step=None if game_log is None else lambda made: _write_step(game_log, made.commands, made.events))
     print(f"Cheating Moth — {detected.name} input, seed {seed}"
           + ("" if headless else "; F1 settings, Esc quits"), flush=True)

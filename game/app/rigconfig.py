@@ -36,6 +36,7 @@ class RigConfig:
     volume: int = 80                    # percent
     fullscreen: bool = True
     attract_after_s: int = 60
+    settle_ms: int = 300                # a screen just shown ignores taps and keys this long (glass.py)
     # [input]
     input: str = "auto"                 # auto | board | gpio | keyboard
     port: str = ""                      # the board's serial port ("" = find it by USB id)
@@ -71,7 +72,8 @@ class RigConfig:
 # section -> key -> (field, allowed range or choices)
 _KEYS: dict[str, dict[str, tuple[str, Any]]] = {
     "display": {"lang": ("lang", LANGUAGES), "volume": ("volume", (0, 100)),
-                "fullscreen": ("fullscreen", bool), "attract-after-s": ("attract_after_s", (5, 3600))},
+                "fullscreen": ("fullscreen", bool), "attract-after-s": ("attract_after_s", (5, 3600)),
+                "settle-ms": ("settle_ms", (0, 2_000))},
     "input": {"backend": ("input", ("auto", "board", "gpio", "keyboard")), "port": ("port", str),
               "pins": ("pins", str)},
     "table": {"long-press-ms": ("long_press_ms", (200, 5_000)),

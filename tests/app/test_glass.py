@@ -234,3 +234,25 @@ def test_the_cockroach_card_screen_shows_every_press_in_line_with_its_time() -> 
     said = " ".join(t for t, _ in g.frame.texts).upper()
     assert g.screen == "race" and said.count("NO PRESS") <= 1, said     # Bea has not pressed yet
     assert "450" in said or "449" in said or "451" in said, said
+
+
+def test_the_settle_time_is_a_setting_with_bounds() -> None:
+    import argparse
+
+    import pytest
+
+    from game.app.cmd_play import settle_arg
+    from game.app.rigconfig import rig_config_from
+    from game.errors import BadConfig
+
+    assert settle_arg("250") == 250
+    for bad in ("2001", "-1", "0.3", "soon"):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"is not a whole number of milliseconds: use 0 to 2000"):
+            settle_arg(bad)
+    assert rig_config_from({"display": {"settle-ms": 400}}).settle_ms == 400
+    with pytest.raises(BadConfig, match="settle-ms"):
+        rig_config_from({"display": {"settle-ms": 5_000}})
+    g = GlassTable(settle_ns=0)                     # 0: a new screen takes a tap at once
+    g.seat_three()
+    g.key(pygame.K_ESCAPE, pause_ms=1)
+    assert g.screen == "quit"
