@@ -21,19 +21,15 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from ..ui import theme
 from ..ui.actions import Act, Hotspot
+from ..ui.glass import SETTLE_NS
+from ..ui.paint import dim
 from .keys import LEAVING
 
 MS = 1_000_000
-#: How long a new screen's buttons are dimmed and its taps and host keys ignored (300 ms: longer
-#: than a double tap's gap, shorter than anyone reads a result in).
-SETTLE_NS = 300 * MS
 #: The screen of a shell's last frame while another screen covers it (the kiosk's staff
 #: screens): the next frame it draws is then a new screen.
 COVERED: Hashable = ("covered",)
-#: The veil over a settling screen's buttons: the background's colour, about 60 % opaque.
-_VEIL = (*theme.BG, 150)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +74,7 @@ class Glass:
     def present(self, frame: Drawn, surface: pygame.Surface) -> Drawn:
         """``frame`` is on the glass now (its buttons veiled while it settles)."""
         if not frame.live:
-            for spot in frame.hotspots:
-                veil = pygame.Surface(spot.rect.size, pygame.SRCALPHA)
-                veil.fill(_VEIL)
-                surface.blit(veil, spot.rect.topleft)
+            dim(surface, [spot.rect for spot in frame.hotspots])   # as the card game's screens
         self.frame = frame
         self.acted = False
         return frame
