@@ -256,3 +256,26 @@ def test_the_settle_time_is_a_setting_with_bounds() -> None:
     g.seat_three()
     g.key(pygame.K_ESCAPE, pause_ms=1)
     assert g.screen == "quit"
+
+
+def test_a_used_up_card_is_not_tappable() -> None:
+    # Every copy of a card face up on the discard pile: nobody holds one, so the play screen
+    # greys it out and a tap on it does nothing.
+    from dataclasses import replace
+
+    from game.app.ui.screens_table import used_up
+    from game.cards import Card, Kind
+
+    g = GlassTable(7)
+    g.seat_three()
+    g.keys(pygame.K_2, pygame.K_n)                       # the starter: number 2 (3 and 1 playable)
+    game = g.app.table.game
+    three = Card(Kind.NUMBER, 3)
+    copies = game.rules.deck.count(Kind.NUMBER, 3)
+    pile = tuple([three] * copies) + game.discard        # every number 3 under the 2
+    g.app.table = replace(g.app.table, game=replace(game, discard=pile))
+    assert used_up(g.app.table.game, three)
+    g.wait(500)
+    acts = [h.act for h in g.frame.hotspots if h.act.kind == "play"]
+    assert acts and all(a.value != three for a in acts)
+    assert any(a.value == Card(Kind.NUMBER, 1) for a in acts)

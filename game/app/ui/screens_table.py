@@ -3,13 +3,14 @@ is, the guard, the piles, hand counts and scores), the spider's gift and "who is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 
 from ...cards import Card, Kind, neighbours
 from ...controller import Stage
 from ...controller.table import MIN_PLAYERS
+from ...engine import GameState
 from ...i18n.lookup import kind_name
 from . import theme
 from .actions import Act
@@ -22,8 +23,10 @@ PLAYABLE_KINDS = (Kind.NUMBER, Kind.ANT, Kind.SPIDER, Kind.COCKROACH, Kind.MOSQU
 
 
 def card_grid(p: Painter, box: pygame.Rect, numbers: Sequence[int], kinds: Sequence[Kind],
-              act: str) -> None:
-    """Rows of kinds (named on the left), a button per number: tapping one names that card."""
+              act: str, used_up: Callable[[Card], bool] = lambda card: False) -> None:
+    """Rows of kinds (named on the left), a button per number: tapping one names that card. A
+    card ``used_up`` says cannot be in anyone's hand (every copy lies face up on the discard
+    pile) is drawn greyed and takes no tap."""
     rows = len(kinds)
     row_h = min(p.px(56), box.height // max(rows, 1))
     label_w = int(box.width * (0.6 if len(numbers) <= 2 else 0.36))
@@ -39,7 +42,13 @@ def card_grid(p: Painter, box: pygame.Rect, numbers: Sequence[int], kinds: Seque
         p.text(kind_name(p.lang, kind), words.inflate(-p.px(10), -p.px(4)), 24, ink)
         for c, number in enumerate(numbers):
             cell = pygame.Rect(box.x + label_w + c * cell_w, y, cell_w, row_h)
-            p.button(cell, str(number), Act(act, Card(kind, number)), colour=face, ink=ink, px=30)
+            card = Card(kind, number)
+            p.button(cell, str(number), Act(act, card), colour=face, ink=ink, px=30, enabled=not used_up(card))
+
+
+def used_up(g: GameState, card: Card) -> bool:
+    """Every copy of ``card`` the deck has lies on the discard pile: nobody can play it now."""
+    return g.discard.count(card) >= g.rules.deck.count(card.kind, card.number)
 
 
 def draw_join(p: Painter, s: Scene) -> None:
@@ -206,7 +215,7 @@ def draw_play(p: Painter, s: Scene) -> None:
     if top is not None and t.stage is Stage.PLAY:
         up, down = neighbours(top.number)
         kinds = PLAYABLE_KINDS if g.active == g.guard else PLAYABLE_KINDS[:-1]
-        card_grid(p, grid, (up, down), kinds, "play")
+        card_grid(p, grid, (up, down), kinds, "play", lambda card: used_up(g, card))
         if last_on:  # the next card tapped is the player's last: say so around the cards too
             p.frame(theme.WARN, grid.inflate(p.px(4), p.px(4)), 3, radius=10)
     elif t.stage is Stage.SPIDER:
