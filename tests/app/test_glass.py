@@ -37,6 +37,8 @@ def test_a_photo_finish_stays_up_until_continue_and_its_continue_draws_no_card()
     where = g.spot("dismiss")
     g.wait(9_000)                           # reading it, arguing about it
     assert g.screen == "photo"              # it went by itself at 8 s: the tap below drew
+    # What the race means is still said (the 4 s notice had left the footer blank).
+    assert any("everyone gives" in t for t, _ in g.frame.texts), g.frame.texts
     g.fed.clear()
     g.click_at(where)
     assert g.screen == "play" and g.fed == [] and g.app.table.game.hands == hands

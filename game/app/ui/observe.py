@@ -7,6 +7,7 @@ from collections import deque
 from dataclasses import replace
 
 from ...controller import Notice, Stage, Step, Table
+from ...messages import Message
 from ...engine import EnterPenalty
 from ...engine.events import (
     AccusationRejected, AccusationUpheld, PenaltyEntered, RoundScored, TurnStarted, Undone,
@@ -14,6 +15,12 @@ from ...engine.events import (
 from .common import Scene
 from .screen_name import screen_of
 from .state import NOTICE_NS, EventLine, UiState, VerdictShown
+
+
+def _about(told: tuple[Message, ...], *prefixes: str) -> tuple[Message, ...]:
+    """What a result screen keeps saying: its own consequence, not what else the step said
+    (a round ending on a race says "round over" too; the photo still says who gives whom)."""
+    return tuple(m for m in told if m.key.startswith(prefixes)) or told
 
 
 def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
@@ -28,7 +35,7 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
     if table.last_race is not before.last_race and table.race is None and table.last_race is not None:
         # First the photo finish, then what the race led to (a round's reveal after it). The
         # photo says what the race means (everyone gives the slowest a card…) while it is up.
-        ui.show("photo", now_ns, race=table.races, said=told)
+        ui.show("photo", now_ns, race=table.races, said=_about(told, "race_", "cockroach_"))
         ui.photo_go_ns = before.race.go_t_ns if before.race is not None else None
     restored: int | None = None              # the penalty row an undo brought back
     for event in made.events:
@@ -41,7 +48,7 @@ def observe(ui: UiState, before: Table, made: Step, now_ns: int) -> None:
                                       names[event.accused],
                                       *((tally.votes, tally.judges, tally.how) if tally is not None else ()))
             ui.results = [s for s in ui.results if s.screen != "verdict"]
-            ui.show("verdict", now_ns, said=told)
+            ui.show("verdict", now_ns, said=_about(told, "verdict_"))
         elif isinstance(event, RoundScored):
             ui.show("summary", now_ns, said=told)
             ui.penalty_form.clear()
