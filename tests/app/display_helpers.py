@@ -72,6 +72,21 @@ def staff_scenes() -> dict[str, Scene]:
     return made
 
 
+def ask_scenes() -> dict[str, Scene]:
+    """The questions asked over a game (issue 20): leave the game, take back a photo finish's
+    result, carry on a saved game."""
+    import copy
+
+    made: dict[str, Scene] = {}
+    for name, base, flag in (("quit", "play", "quit_ask"), ("undo-race", "photo", "undo_ask"),
+                             ("resume", "play", "resume_ask")):
+        scene = scenes()[base]
+        ui = copy.deepcopy(scene.ui)
+        setattr(ui, flag, True)
+        made[name] = Scene(scene.table, ui, scene.now_ns)
+    return made
+
+
 def name_scenes() -> dict[str, Scene]:
     """The name keyboard in its states (Hangul, a full name shifted, a refusal in the footer)
     and the join screen while a seated button is held to start."""

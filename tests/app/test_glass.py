@@ -281,3 +281,15 @@ def test_a_used_up_card_is_not_tappable() -> None:
     acts = [h.act for h in g.frame.hotspots if h.act.kind == "play"]
     assert acts and all(a.value != three for a in acts)
     assert any(a.value == Card(Kind.NUMBER, 1) for a in acts)
+
+
+def test_the_questions_are_their_own_screens_with_two_big_answers() -> None:
+    from display_helpers import ask_scenes, fonts
+
+    from game.app.ui.render import draw
+
+    for name, scene in ask_scenes().items():
+        frame = draw(pygame.Surface((800, 480)), fonts("en"), scene, "en")
+        assert frame.screen == name
+        answers = [h for h in frame.hotspots if h.act.kind != "settings"]
+        assert len(answers) == 2 and all(h.rect.height >= 70 for h in answers), (name, answers)

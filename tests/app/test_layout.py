@@ -8,7 +8,7 @@ import itertools
 
 import pygame
 import pytest
-from display_helpers import fonts, name_scenes, scenes, staff_scenes
+from display_helpers import ask_scenes, fonts, name_scenes, scenes, staff_scenes
 
 from game.app.ui import theme
 from game.app.ui.render import draw
@@ -20,7 +20,8 @@ FINGER_PX = 48
 
 def _all_scenes() -> dict[str, object]:
     return {**scenes(), **{f"staff:{name}": scene for name, scene in staff_scenes().items()},
-            **{f"names:{name}": scene for name, scene in name_scenes().items()}}
+            **{f"names:{name}": scene for name, scene in name_scenes().items()},
+            **{f"ask:{name}": scene for name, scene in ask_scenes().items()}}
 
 
 @pytest.mark.parametrize("size", LAYOUT_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
