@@ -11,8 +11,8 @@ flags) it changed. :func:`action` names that one action or says why it is two.
 
 Run this file (``python tests/app/test_key_clash.py``) to print every screen's bindings,
 key -> action, as walked. In short (the keyboard seats Q T P Z B J W press seats 1-7 everywhere
-but the name keyboard and the yes/no questions, see the xfails below; Space is Caught! on the
-same screens; L changes the language and F11 the full screen wherever F1 works)::
+but the name keyboard, where they type, and a key-up releases only what its key-down pressed;
+Space is Caught! on the same screens; L changes the language and F11 the full screen wherever F1 works)::
 
     screen           key: action
     quit             Enter/Y: yes (leave)   Esc/N: no
@@ -319,19 +319,7 @@ def test_every_screen_but_attract_is_walked() -> None:
 
 # -- (a) seat keys -------------------------------------------------------------------------------
 
-_ASK_REASON = (
-    "console._key_down answers the yes/no questions (quit, undo-race, resume) before it looks at "
-    "seat keys, so Q T P Z B J W make no Press there (Space no CaughtPress). Off a race the glass "
-    "would drop the press anyway (QUIET_SCREENS), but under 'Leave the game?' during a race the "
-    "glass takes every edge: a wired button's press counts and a keyboard seat's is lost, and "
-    "its key-up still sends Release (a release without a press in the race's evidence)")
-
-
-def _seat_case(name: str) -> object:
-    return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=_ASK_REASON)) if name in ASKS else name
-
-
-@pytest.mark.parametrize("case_name", [_seat_case(n) for n in CASES if n != "keyboard"])
+@pytest.mark.parametrize("case_name", [n for n in CASES if n != "keyboard"])
 def test_a_seat_key_presses_its_seat_and_does_nothing_else(case_name: str) -> None:
     walked = walk(case_name)
     wrong = {}
@@ -348,11 +336,6 @@ def test_seat_keys_are_letters_on_the_name_keyboard_and_press_nothing() -> None:
             if walk("keyboard")[k] != (Effect((), (), frozenset()), "")} == {}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "console._key_up knows no screen: a seat key released while it types a name (the name "
-    "keyboard) or answers nothing (quit, undo-race, resume) still sends Release of its seat, "
-    "which the glass passes to the game (a release it never saw) and the controller takes as "
-    "the end of that seat's hold (join's long press, a race's edge)"))
 @pytest.mark.parametrize("case_name", ["keyboard", "quit", "quit-race", "undo-race", "resume"])
 def test_a_seat_key_that_pressed_nothing_releases_nothing(case_name: str) -> None:
     made = {key_name(k): press(case_name, k, up=True).inputs for k in SEAT_KEYS}
@@ -369,8 +352,9 @@ def test_no_other_key_presses_or_releases_a_seat(case_name: str) -> None:
     up = {key_name(k): e.inputs for k in others
           if (e := press(case_name, k, up=True)).inputs and k != pygame.K_SPACE}
     assert (down, up) == ({}, {}), f"{case_name}: non-seat keys press or release a seat"
-    # Space is the guard's Caught!: it goes down and up as a button, and nothing else.
-    assert press(case_name, pygame.K_SPACE, up=True).inputs == (CaughtRelease(cases()[case_name].scene.now_ns, "sim"),)
+    # Space is the guard's Caught!, a button: a key-up with no key-down before it lets go of
+    # nothing (only a key that pressed lets go).
+    assert press(case_name, pygame.K_SPACE, up=True).inputs == ()
 
 
 # -- (c) one key, one action ---------------------------------------------------------------------

@@ -75,6 +75,7 @@ class Console:
         self.ui.seat_keys = tuple(key_label(k) for k in seat_keys[:seats])
         self._fingers: dict[int, int] = {}     # finger id -> seat held by that finger
         self._mouse_seat: int | None = None
+        self._buttons_down: set[int] = set()   # seat keys and Space that pressed, not yet let go
         self._out_pending = False
         self.clock_name = clock_name
         self.quit = False
@@ -162,6 +163,10 @@ class Console:
         """A key pressed at ``screen`` (the one on the glass): it means what that screen says,
         never what a screen the table has moved on to would make of it."""
         ui = self.ui
+        if screen in _ASKING:
+            seat = self.seat_keys.get(key)
+            if seat is not None or key == pygame.K_SPACE:
+                return self._button_down(key)   # a button stays a button (a race under it)
         if screen == "quit":
             return self.perform(Act(_YES_NO.get(key, "")), table) if key in _YES_NO else []
         if screen in ("undo-race", "resume"):
@@ -177,11 +182,8 @@ class Console:
             typing = {pygame.K_BACKSPACE: "key_delete", pygame.K_RETURN: "key_ok",
                       pygame.K_KP_ENTER: "key_ok", pygame.K_ESCAPE: "back"}
             return self.perform(Act(typing[key]), table) if key in typing else []
-        seat = self.seat_keys.get(key)
-        if seat is not None:
-            return [Press(seat, self.clock(), self.clock_name)]
-        if key == pygame.K_SPACE:
-            return [CaughtPress(self.clock(), self.clock_name)]
+        if key in self.seat_keys or key == pygame.K_SPACE:
+            return self._button_down(key)
         overlay = ui.settings_open or ui.pin_open or ui.staff_open
         if key in (pygame.K_F1, pygame.K_TAB):
             return self.perform(Act("back" if overlay else "settings"), table)
@@ -265,13 +267,23 @@ class Console:
                 return self.perform(Act("new_game"), table)
         return []
 
+    def _button_down(self, key: int) -> list[Input]:
+        """A keyboard seat's key or Space pressed as a button (remembered: only a key that
+        pressed lets go, so a Q typed into a name sends no seat's release)."""
+        self._buttons_down.add(key)
+        seat = self.seat_keys.get(key)
+        if seat is not None:
+            return [Press(seat, self.clock(), self.clock_name)]
+        return [CaughtPress(self.clock(), self.clock_name)]
+
     def _key_up(self, key: int) -> list[Input]:
+        if key not in self._buttons_down:
+            return []
+        self._buttons_down.discard(key)
         seat = self.seat_keys.get(key)
         if seat is not None:
             return [Release(seat, self.clock(), self.clock_name)]
-        if key == pygame.K_SPACE:
-            return [CaughtRelease(self.clock(), self.clock_name)]
-        return []
+        return [CaughtRelease(self.clock(), self.clock_name)]
 
     def _penalty_key(self, key: int, table: Table) -> list[Input]:
         ui = self.ui
@@ -453,6 +465,8 @@ class Console:
         return []
 
 
+#: The screens that ask a question of their own (screens_ask.py).
+_ASKING = ("quit", "undo-race", "resume")
 #: Keys that answer a yes-or-no question (leave the game? take back the result?).
 _YES_NO: dict[int, str] = {pygame.K_RETURN: "yes", pygame.K_KP_ENTER: "yes", pygame.K_y: "yes",
                            pygame.K_ESCAPE: "no", pygame.K_n: "no"}
