@@ -164,18 +164,12 @@ class Console:
         never what a screen the table has moved on to would make of it."""
         ui = self.ui
         if screen in _ASKING:
-            seat = self.seat_keys.get(key)
-            if seat is not None or key == pygame.K_SPACE:
+            if key in self.seat_keys or key == pygame.K_SPACE:
                 return self._button_down(key)   # a button stays a button (a race under it)
-        if screen == "quit":
-            return self.perform(Act(_YES_NO.get(key, "")), table) if key in _YES_NO else []
-        if screen in ("undo-race", "resume"):
-            answer = _YES_NO.get(key, "")
             if screen == "resume" and key == pygame.K_ESCAPE:
-                answer = ""                 # Esc is no answer to "carry on?": it leaves (asked)
-            verb = {"yes": f"{screen.split('-')[0]}_yes", "no": f"{screen.split('-')[0]}_no"}.get(answer)
-            if verb is None and key == pygame.K_ESCAPE:
-                self.ui.quit_ask = True
+                ui.quit_ask = True          # Esc is no answer to "carry on?": leaving is asked
+                return []
+            verb = _ASKING[screen].get(_YES_NO.get(key, ""))
             return self.perform(Act(verb), table) if verb else []
         if self._typing(table):
             # Letters arrive as TEXTINPUT; a seat's key (Q, T, P…) is a letter of the name now.
@@ -465,8 +459,12 @@ class Console:
         return []
 
 
-#: The screens that ask a question of their own (screens_ask.py).
-_ASKING = ("quit", "undo-race", "resume")
+#: The screens that ask a question of their own (screens_ask.py): the act of each answer.
+_ASKING: dict[str, dict[str, str]] = {
+    "quit": {"yes": "yes", "no": "no"},
+    "undo-race": {"yes": "undo_yes", "no": "undo_no"},
+    "resume": {"yes": "resume_yes", "no": "resume_no"},
+}
 #: Keys that answer a yes-or-no question (leave the game? take back the result?).
 _YES_NO: dict[int, str] = {pygame.K_RETURN: "yes", pygame.K_KP_ENTER: "yes", pygame.K_y: "yes",
                            pygame.K_ESCAPE: "no", pygame.K_n: "no"}

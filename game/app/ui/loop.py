@@ -9,7 +9,9 @@ adapter, console taps and keys, ticks) go into ``step``; the step's effects are 
 - ``WakeAt`` → a ``Tick`` once the adapter's clock reaches it;
 - ``Show`` and ``Notice`` → the screen, which draws the table (and keeps notices a while).
 
-Every input is written to the table log (if any) before its effects run. When nobody has sat
+Every input is written to the table log (if any) before its effects run. Every tap, key and
+button edge goes to the screen that was on the glass when it happened (``glass.py``): the loop
+presents each frame to the glass, and a result screen stays up until Continue. When nobody has sat
 down for a while, attract mode plays a simulated game on screen until a button is pressed.
 
 In a café (``kiosk``) the settings are behind the staff gate: F1, Tab and the settings button
@@ -205,9 +207,7 @@ class App:
             self.after_resume()
             return
         assert self.start_over is not None
-        if self.log is not None:
-            self.log = None                     # start_over closes and files it
-        self.log = self.start_over()
+        self.log = self.start_over()            # the saved game closed and filed, a new log
         settings, seed = self.fresh
         self.table = new_table(settings, seed, self.adapter.now_ns())
         self.ui.dismiss()
