@@ -955,7 +955,18 @@ class Robot:
             if plan is not None:
                 return plan
         q = open_rows[0] if rng.random() < 0.7 else rng.choice(open_rows)
-        if rng.random() < 0.4:
+        form = self.app.ui.penalty_form.get(q, [0, 0, 0])
+        refused = self.app.ui.notice(self.rig.t_ns) is not None
+        if sum(form) > g.hands[q] or (refused and sum(form) and rng.random() < 0.7):
+            # More cards than the official count, or a row the table refused (more of a kind
+            # than the deck has left): the group reads the footer and takes some off.
+            minus = [h for h in frame.hotspots if h.act.kind == "penalty_add" and isinstance(h.act.value, tuple)
+                     and h.act.value[0] == q and h.act.value[2] == -1 and form[h.act.value[1]] > 0]
+            if minus:
+                spot = rng.choice(minus)
+                return Plan(f"penalty - row {q + 1}", [(0, "down", inside(rng, spot)),
+                                                       (rng.randrange(80, 200) * MS, "up", inside(rng, spot))])
+        if rng.random() < 0.4 and sum(form) < g.hands[q]:
             plus = [h for h in frame.hotspots if h.act.kind == "penalty_add" and isinstance(h.act.value, tuple)
                     and h.act.value[0] == q and h.act.value[2] == 1]
             if plus:

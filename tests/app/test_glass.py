@@ -293,3 +293,21 @@ def test_the_questions_are_their_own_screens_with_two_big_answers() -> None:
         assert frame.screen == name
         answers = [h for h in frame.hotspots if h.act.kind != "settings"]
         assert len(answers) == 2 and all(h.rect.height >= 70 for h in answers), (name, answers)
+
+
+def test_a_half_typed_card_is_for_the_screen_it_was_typed_on() -> None:
+    # Found by the robot group (seed 303): "E" typed on the play screen, a race came, and "1"
+    # on the race screen asked whether player 1 was out. Likewise "3" typed on Bea's turn must
+    # not become Cem's card once Bea has drawn.
+    g = GlassTable(7)
+    g.seat_three()
+    g.keys(pygame.K_2, pygame.K_n)              # starter 2: Bea's turn
+    g.key(pygame.K_3)                           # Bea types "3" …
+    assert g.app.ui.pending_number == 3
+    bea = g.app.table.seated[g.app.table.game.active]
+    g.slap(bea, 200)                            # … then draws with her button instead
+    g.wait(1_000)
+    assert g.app.table.game.active != 1 and g.app.ui.pending_number is None
+    g.fed.clear()
+    g.key(pygame.K_n)
+    assert g.fed == []

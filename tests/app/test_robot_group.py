@@ -42,3 +42,18 @@ def test_the_robot_group_catches_a_glass_without_settle_time() -> None:
         except AssertionError:
             failed += 1
     assert failed, "a glass without settle time went unnoticed"
+
+
+#: Whole games, to the final standings: (players, seeds).
+WHOLE = {3: range(100, 104), 4: range(200, 203), 5: range(300, 304)}
+
+
+@pytest.mark.parametrize("players", sorted(WHOLE))
+def test_a_robot_group_plays_whole_games_to_the_final_standings(players: int) -> None:
+    tally = Tally()
+    for seed in WHOLE[players]:
+        robot = Robot(seed, players, mistakes=0.12, max_gestures=3_000, max_rounds=99, tally=tally)
+        robot.play_game()
+        assert robot.app.table.stage.value == "game-over", (seed, robot.gestures, robot.app.table.stage)
+    assert tally.rounds >= len(WHOLE[players]) * players
+    assert {"penalty", "summary", "photo", "race"} <= tally.screens, tally.screens

@@ -88,6 +88,13 @@ class Console:
         #: sets it. Without it those acts do nothing.
         self.staff: Callable[[Act], list[Input]] | None = None
 
+    def new_screen(self) -> None:
+        """Another screen is on the glass: the first key of a two-key entry typed at the one
+        before (a card's number, E for "out") means nothing here; "4" typed on one player's
+        turn must not become the next player's card, nor "E" on the play screen pick a racer."""
+        self._out_pending = False
+        self.ui.pending_number = None
+
     # -- events --------------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event, frame: Frame, table: Table, live: bool = True) -> list[Input]:

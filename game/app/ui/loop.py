@@ -587,7 +587,10 @@ class App:
         """``frame`` goes on the glass: from now on taps and keys are its. A screen still
         settling has its buttons dimmed: they take nothing yet."""
         now = self.adapter.now_ns()
+        before = self.glass.top
         shown = self.glass.present(frame.screen, ident, now)
+        if before is not None and shown.serial != before.serial:
+            self.console.new_screen()           # a half-typed card or "E" was for the screen gone
         self.frame = frame
         self.console.acted = False
         if not self.scripted and not self.glass.live(now):
