@@ -8,6 +8,11 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 # pygame (later) must never try to open a real display or sound card in tests.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# A game played on the screen is saved in the user's data folder (game/app/home.py): tests and
+# the commands they start save theirs in a folder of their own, never in the user's.
+import tempfile  # noqa: E402
+
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="cheating-moth-tests-")
 
 # In CI, Hypothesis draws the same examples every run: a property test cannot pass on one
 # push and fail on the next by luck. Locally it explores with fresh random examples.

@@ -306,9 +306,10 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
                              rules=rules)
     log = None
     start_over = None
+    home_notes: list[str] = []
     if not args.db and not headless and detected.name != "sim":
         # A living room: the game is saved in the user's data folder and offered next time.
-        log, start_over = _home_log(settings, seed, adapter.now_ns())
+        log, start_over, home_notes = _home_log(settings, seed, adapter.now_ns())
     if args.db:  # before the window opens: a refusal is one line on a terminal, with nothing left open
         try:
             log = TableLog.open(args.db, settings, seed, adapter.now_ns())
@@ -321,6 +322,8 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
             detected.close()
             fail(clash)
     game_log = _open_game_log(args.log, log, detected)
+    for note in home_notes:                     # said once every refusal above is past
+        print(f"note: {note}", file=sys.stderr)
     pre_init()
     pygame.init()
     flags = pygame.FULLSCREEN if args.fullscreen else 0
@@ -364,28 +367,29 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
     return 0
 
 
-def _home_log(settings: TableSettings, seed: int, t0_ns: int) -> tuple[TableLog | None, Callable[[], TableLog | None]]:
-    """The living room's log (home.py) and how to start over from it; what it had to say
-    (a game kept aside, a folder that cannot be written) is said on the terminal."""
+def _home_log(settings: TableSettings, seed: int,
+              t0_ns: int) -> tuple[TableLog | None, Callable[[], TableLog | None], list[str]]:
+    """The living room's log (home.py), how to start over from it, and what to say about it
+    (a game kept aside, a folder that cannot be written, a saved game the screen offers)."""
     from datetime import datetime
 
     from .home import data_dir, open_home, start_over
 
     home = open_home(data_dir(), settings, seed, t0_ns, datetime.now())
-    for note in home.notes:
-        print(f"note: {note}", file=sys.stderr)
+    notes = list(home.notes)
     if home.log is not None and home.log.steps:
-        print(f"note: an unfinished game is saved in {home.path}: the screen offers to carry on", file=sys.stderr)
+        notes.append(f"an unfinished game is saved in {home.path}: the screen offers to carry on")
+    told = len(home.notes)
 
     def again() -> TableLog | None:
+        nonlocal told
         start_over(home, settings, seed, t0_ns, datetime.now())
-        for note in home.notes[len(told):]:
+        for note in home.notes[told:]:
             print(f"note: {note}", file=sys.stderr)
-        told[:] = home.notes
+        told = len(home.notes)
         return home.log
 
-    told = list(home.notes)
-    return home.log, again
+    return home.log, again, notes
 
 
 def _open_game_log(path: str | None, table_log: TableLog | None, detected: Detected) -> TextIO | None:

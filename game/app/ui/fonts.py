@@ -127,7 +127,14 @@ class Fonts:
             # one descriptor per size, and a rig that has fitted text at a few hundred sizes in
             # five languages ran past 1,024 descriptors, where select() (pyserial's, on the
             # board's port) fails. The bytes are read once per file and shared.
-            font = pygame.freetype.Font(io.BytesIO(_font_bytes(self.path)), px)
+            try:
+                font = pygame.freetype.Font(io.BytesIO(_font_bytes(self.path)), px)
+            except SystemError as exc:
+                # Ctrl-C (or SIGTERM turned into it) while FreeType reads the bytes surfaces as a
+                # SystemError around the KeyboardInterrupt: it is the interrupt, said as one.
+                if isinstance(exc.__cause__, KeyboardInterrupt) or isinstance(exc.__context__, KeyboardInterrupt):
+                    raise KeyboardInterrupt from None
+                raise
             font.kerning = False
             font.pad = True         # line-box metrics: every line of a size is equally tall
             font.origin = True      # render_to's position is the pen's start on the baseline

@@ -288,9 +288,11 @@ class App:
             self.log = None
         self.steps += 1
         now = self.adapter.now_ns()
+        # The screen takes in the step first: what running its effects says (an input that
+        # failed) comes after, and is not taken for an earlier screen's notice.
+        observe(self.ui, before, made, now)
         for effect in made.effects:
             self.execute(effect)
-        observe(self.ui, before, made, now)
         if self.say is not None:
             names = tuple(made.table.name(p) for p in range(made.table.players))
             for e in made.events:
