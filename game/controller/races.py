@@ -143,7 +143,10 @@ def _rerun(ctx: Ctx, run: RaceRun, result: RaceResult) -> None:
     if idle and run.idle_reruns >= 1:
         ctx.update(race=replace(run, asking=True))  # the screen asks (message "race_ask")
         return
-    ctx.say("race_tie", players=", ".join(t.name(p) for p in result.tied))
+    if idle:
+        ctx.say("race_idle")        # a "tie" between hands that never pressed reads as nonsense
+    else:
+        ctx.say("race_tie", players=", ".join(t.name(p) for p in result.tied))
     arm(ctx, run=run.run + 1, idle_reruns=run.idle_reruns + 1 if idle else 0, ready=True)
 
 

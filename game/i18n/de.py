@@ -22,6 +22,7 @@ TEXT: dict[str, str] = {
     "race_go": "GO!",
     "race_slap_result": "{loser} war am langsamsten ({reaction}): alle geben {loser} eine Karte.",
     "race_tie": "Gleichstand zwischen {players}: das Rennen läuft noch einmal.",
+    "race_idle": "Niemand hat rechtzeitig gedrückt: das Rennen läuft noch einmal.",
     "race_rearmed": "Das Rennen beginnt noch einmal von vorn.",
     "race_ask": "Zweimal hintereinander hat niemand die Mücke geklatscht: noch einmal oder abbrechen?",
     "cockroach_card": "{winner} war am schnellsten ({reaction}): tippe die Karte an, die {winner} auf die {number} gelegt hat, oder „passt nicht“. Nur die Zahl zählt: keine Aktion.",

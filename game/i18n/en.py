@@ -23,6 +23,7 @@ MESSAGES: dict[str, str] = {
     "race_go": "GO!",
     "race_slap_result": "{loser} was slowest ({reaction}): everyone gives {loser} one card.",
     "race_tie": "Tie between {players}: the race runs again.",
+    "race_idle": "Nobody pressed in time: the race runs again.",
     "race_rearmed": "The race runs again from the start.",
     "race_ask": "Nobody slapped the mosquito twice in a row: run it again or call it off?",
     "cockroach_card": "{winner} was fastest ({reaction}): tap the card {winner} laid on the {number}, or void if it does not match. Only the number counts: no action.",

@@ -22,6 +22,7 @@ TEXT: dict[str, str] = {
     "race_go": "¡GO!",
     "race_slap_result": "La mano más lenta fue la de {loser} ({reaction}): todos dan una carta a {loser}.",
     "race_tie": "Empate entre {players}: la carrera se repite.",
+    "race_idle": "Nadie pulsó a tiempo: la carrera se repite.",
     "race_rearmed": "La carrera vuelve a empezar desde el principio.",
     "race_ask": "Dos veces seguidas nadie ha aplastado el mosquito: ¿repetir o anular?",
     "cockroach_card": "La mano más rápida fue la de {winner} ({reaction}): toca la carta que {winner} puso sobre el {number}, o «no vale». Solo cuenta el número: sin acción.",

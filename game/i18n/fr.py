@@ -22,6 +22,7 @@ TEXT: dict[str, str] = {
     "race_go": "GO !",
     "race_slap_result": "{loser} a été le plus lent ({reaction}) : chacun donne une carte à {loser}.",
     "race_tie": "Égalité entre {players} : la course recommence.",
+    "race_idle": "Personne n’a appuyé à temps : la course recommence.",
     "race_rearmed": "La course reprend depuis le début.",
     "race_ask": "Deux fois de suite, personne n'a tapé le moustique : on recommence ou on arrête ?",
     "cockroach_card": "{winner} a été le plus rapide ({reaction}) : touchez la carte posée sur le {number}, ou « ne va pas ». Seul le nombre compte : pas d'action.",

@@ -24,6 +24,7 @@ TEXT: dict[str, str] = {
     "race_go": "GO!",
     "race_slap_result": "가장 느림: {loser} ({reaction}). 모두 {loser}에게 카드 한 장씩 주세요.",
     "race_tie": "동점 ({players}): 다시 겨룹니다.",
+    "race_idle": "제시간에 아무도 누르지 않았습니다: 다시 겨룹니다.",
     "race_rearmed": "경주를 처음부터 다시 합니다.",
     "race_ask": "두 번 연속 아무도 모기를 치지 않았습니다: 다시 할까요, 취소할까요?",
     "cockroach_card": "가장 빠름: {winner} ({reaction}). {number} 위에 낸 카드를 누르거나, 맞지 않으면 무효를 누르세요. 숫자만 셉니다: 액션 없음.",
