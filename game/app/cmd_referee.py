@@ -245,10 +245,12 @@ def _quiz_on_screen(args: argparse.Namespace, seats: int, seed: int, lang: str) 
     fonts, choice = fonts_for(lang)
     app = QuizApp(detected=detected, settings=settings, seed=seed, names=names_for(seats), lang=choice.lang,
                   fonts=fonts, surface=surface, sounds=Sounds(), say=lambda s: print(s, file=sys.stderr))
-    print(f"Quiz — {detected.name} input, {seats} seats; A arms, R right, X wrong, S skip, Esc quits", flush=True)
+    print(f"Quiz — {detected.name} input, {seats} seats; A arms, R right, X wrong, S skip, Esc leaves "
+          "(asking first once there are scores)", flush=True)
     try:
         app.run()
     finally:
+        app.say_final()     # the scores, if leaving did not print them (Ctrl-C, SIGTERM)
         detected.close()
         pygame.quit()
     return 0
@@ -426,10 +428,11 @@ def _races_on_screen(args: argparse.Namespace, preset: Preset, seats: int, seed:
                   record=log.record if log else None)
     app.perform(app.lights())   # a resumed session's lights (the seats may show anything after a restart)
     print(f"{preset.name('en')} — {detected.name} input, {seats} seats; Space starts, V voids the winner, "
-          "C calls a race off, S statistics, Esc quits", flush=True)
+          "C calls a race off, S statistics, Esc leaves (asking first once there is a tally)", flush=True)
     try:
         app.run()
     finally:
+        app.say_final()     # the tally, if leaving did not print it (Ctrl-C, SIGTERM)
         detected.close()
         if log is not None:
             log.close()

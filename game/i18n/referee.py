@@ -94,6 +94,14 @@ EN: dict[str, str] = {
     "ref_race_stats_no_times": "No reaction times: this game's GO comes from the table.",
     "ref_race_lost": "{player} loses",
     "ref_race_out": "OUT",
+    # "Leave?" over a quiz or races with something to lose (game/app/referee/leave_screen.py);
+    # its answers are the card game's ui_quit_yes / ui_quit_no.
+    "ref_leave_quiz_title": "Leave the quiz?",
+    "ref_leave_quiz_ask": "Points so far: {scores}. Leaving ends the quiz; the final scores are printed in the terminal.",
+    "ref_leave_race_title": "Leave the races?",
+    "ref_leave_race_ask": "{counted}: {tally}. Leaving ends the session; the tally is printed in the terminal.",
+    "ref_leave_race_kept": "Its log (--db) keeps it: the next start with the same log carries on.",
+    "ref_leave_race_open": "The race under way does not count.",
 }
 
 DE: dict[str, str] = {
@@ -186,6 +194,12 @@ DE: dict[str, str] = {
     "ref_race_stats_no_times": "Keine Reaktionszeiten: Das GO kommt hier vom Tisch.",
     "ref_race_lost": "{player} verliert",
     "ref_race_out": "RAUS",
+    "ref_leave_quiz_title": "Quiz verlassen?",
+    "ref_leave_quiz_ask": "Punkte bisher: {scores}. Verlassen beendet das Quiz; der Endstand wird im Terminal ausgegeben.",
+    "ref_leave_race_title": "Rennen verlassen?",
+    "ref_leave_race_ask": "{counted}: {tally}. Verlassen beendet die Sitzung; die Wertung wird im Terminal ausgegeben.",
+    "ref_leave_race_kept": "Ihr Protokoll (--db) bewahrt sie: Ein Start mit demselben Protokoll macht dort weiter.",
+    "ref_leave_race_open": "Das laufende Rennen zählt nicht.",
 }
 
 FR: dict[str, str] = {
@@ -278,6 +292,12 @@ FR: dict[str, str] = {
     "ref_race_stats_no_times": "Pas de temps de réaction : le GO vient de la table.",
     "ref_race_lost": "{player} perd",
     "ref_race_out": "HORS JEU",
+    "ref_leave_quiz_title": "Quitter le quiz ?",
+    "ref_leave_quiz_ask": "Points jusqu’ici : {scores}. Quitter met fin au quiz ; les scores finaux s’affichent dans le terminal.",
+    "ref_leave_race_title": "Quitter les courses ?",
+    "ref_leave_race_ask": "{counted} : {tally}. Quitter met fin à la session ; le score s’affiche dans le terminal.",
+    "ref_leave_race_kept": "Son journal (--db) la garde : le prochain lancement avec le même journal la reprend.",
+    "ref_leave_race_open": "La course en cours ne compte pas.",
 }
 
 ES: dict[str, str] = {
@@ -370,6 +390,12 @@ ES: dict[str, str] = {
     "ref_race_stats_no_times": "Sin tiempos de reacción: el GO lo da la mesa.",
     "ref_race_lost": "Pierde {player}",
     "ref_race_out": "FUERA",
+    "ref_leave_quiz_title": "¿Salir del concurso?",
+    "ref_leave_quiz_ask": "Puntos hasta ahora: {scores}. Salir termina el concurso; la puntuación final se muestra en el terminal.",
+    "ref_leave_race_title": "¿Salir de las carreras?",
+    "ref_leave_race_ask": "{counted}: {tally}. Salir termina la sesión; el marcador se muestra en el terminal.",
+    "ref_leave_race_kept": "Su registro (--db) la guarda: al volver a empezar con el mismo registro, sigue donde estaba.",
+    "ref_leave_race_open": "La carrera en curso no cuenta.",
 }
 
 KO: dict[str, str] = {
@@ -462,6 +488,12 @@ KO: dict[str, str] = {
     "ref_race_stats_no_times": "반응 시간 없음: 이 게임의 GO는 테이블에서 옵니다.",
     "ref_race_lost": "{player} 패배",
     "ref_race_out": "탈락",
+    "ref_leave_quiz_title": "퀴즈를 나갈까요?",
+    "ref_leave_quiz_ask": "지금까지의 점수: {scores}. 나가면 퀴즈가 끝나고, 최종 점수는 터미널에 출력됩니다.",
+    "ref_leave_race_title": "경주를 나갈까요?",
+    "ref_leave_race_ask": "{counted}: {tally}. 나가면 세션이 끝나고, 기록은 터미널에 출력됩니다.",
+    "ref_leave_race_kept": "세션은 로그(--db)에 남아 있어, 같은 로그로 다시 시작하면 이어집니다.",
+    "ref_leave_race_open": "진행 중인 경주는 계산되지 않습니다.",
 }
 
 TEXT: dict[str, dict[str, str]] = {"en": EN, "de": DE, "fr": FR, "es": ES, "ko": KO}

@@ -202,8 +202,9 @@ def test_a_logged_session_resumes_and_its_races_are_rejudged_by_cheating_moth_ju
 def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_fed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """The windowed path (SDL's dummy video driver stands in for the screen): the app is made
-    on the input found, a key press starts a race, Esc quits; the log then resumes that race
-    called off, and the tally is kept."""
+    on the input found, a key press starts a race, Esc asks first (a race is armed) and a second
+    close leaves, printing the tally; the log then resumes that race called off, and the tally
+    is kept."""
     from game.app import cmd_play
     from game.app.referee import race_app
     from game.app.referee.race_log import RaceLog
@@ -220,6 +221,9 @@ def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_f
         app.key(pygame.K_SPACE, True)
         app.draw()
         app.key(pygame.K_ESCAPE, True)
+        assert app.asking and not app.quit       # a race is armed: "Leave the races?"
+        app.draw()
+        app.handle(pygame.event.Event(pygame.QUIT))   # the close box while it asks: leave
         return 1
 
     monkeypatch.setattr(race_app.RaceApp, "run", run)
@@ -228,6 +232,7 @@ def test_a_preset_opens_on_the_screen_with_keyboard_seats_and_logs_what_it_was_f
                  "--report", str(tmp_path / "duel.html")]) == 0
     out = capsys.readouterr().out
     assert "Reaction duel — keyboard input, 2 seats" in out and f"Report: {tmp_path / 'duel.html'}" in out
+    assert "Reaction duel: 0 races decided; the race under way does not count\nWins: Ali 0, Bea 0\n" in out
     assert "Reaction duel" in (tmp_path / "duel.html").read_text(encoding="utf-8")
     (app,) = ran
     assert app.session.number == 1 and app.quit and app.frame.overflows == ()

@@ -179,11 +179,19 @@ def test_seat_keys_count_while_the_go_screen_settles() -> None:
     assert result is not None and result.winners == (1,) and result.places[0].reaction_ns == 150 * MS
 
 
-def test_escape_quits_while_a_screen_settles() -> None:
-    app, rig = race()
+def test_escape_asks_at_once_while_a_screen_settles_and_its_answer_waits_for_the_question() -> None:
+    app, rig = race(out=[].append)
     decided(app, rig)
     assert not app.draw().live
-    app.key(pygame.K_ESCAPE, True)
+    app.key(pygame.K_ESCAPE, True)          # leaving is never held back: the question comes at once
+    assert app.asking and not app.quit
+    frame = app.draw()
+    assert frame.screen == "leave" and not frame.live
+    app.key(pygame.K_RETURN, True)          # a bounced Enter cannot answer a question nobody read
+    assert not app.quit
+    rig.t_ns += SETTLE_NS
+    app.draw()
+    app.key(pygame.K_RETURN, True)
     assert app.quit
 
 

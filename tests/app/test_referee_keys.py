@@ -2,7 +2,10 @@
 showed"): the key tables (game/app/referee/keys.py) never bind a keyboard seat's key, a key
 means one action in every state of its screen, and every screen a quiz or a race preset can
 show (walked by seeded random play, each state's coverage asserted) binds keys only to acts
-it shows as buttons, with no two tap targets over each other doing different things."""
+it shows as buttons, with no two tap targets over each other doing different things. The walks
+press Esc now and then: "Leave?" (a screen of its own, its own key table) comes up where the
+session has something to lose, is walked too while play goes on under it, and is answered
+"stay"."""
 
 from __future__ import annotations
 
@@ -17,8 +20,11 @@ from test_display_app import FakeRig
 
 from game.app.referee.glass import Drawn
 from game.app.referee.keys import (
-    KIOSK_KEYS, LEAVING, QUIT_KEYS, QUIZ_KEYS, RACE_KEYS, SEAT_KEYS_8, race_actions, quiz_actions,
+    KIOSK_KEYS, LEAVE, LEAVE_KEYS, LEAVING, QUIT_KEYS, QUIZ_KEYS, RACE_KEYS, SEAT_KEYS_8, STAY, race_actions,
+    quiz_actions,
 )
+from game.app.referee.leave_screen import LEAVE_SCREEN
+from game.app.referee.shell import RefereeShell
 from game.app.referee.quiz_app import QuizApp
 from game.app.referee.race_app import RaceApp
 from game.app.ui.actions import Act
@@ -57,11 +63,13 @@ def name(key: int) -> str:
 # -- the tables --------------------------------------------------------------------------------
 
 def all_tables() -> dict[str, dict[int, str]]:
-    """Every state's key table of every screen, the kiosk's and the standalone race screen's."""
+    """Every state's key table of every screen, the kiosk's and the standalone race screen's,
+    and the "Leave?" question's."""
     tables = {f"quiz {state}": dict(keys) for state, keys in QUIZ_KEYS.items()}
     for state, keys in RACE_KEYS.items():
         tables[f"race {state}"] = {**keys, **QUIT_KEYS}
         tables[f"kiosk race {state}"] = {**keys, **KIOSK_KEYS}
+    tables["leave asking"] = dict(LEAVE_KEYS)
     return tables
 
 
@@ -75,7 +83,7 @@ def test_no_host_key_is_a_seat_key_for_any_seat_count() -> None:
     assert [name(k) for k in SEAT_KEYS_8 if pin_key(k) is not None] == []
 
 
-@pytest.mark.parametrize("screen", ["quiz", "race", "kiosk race"])
+@pytest.mark.parametrize("screen", ["quiz", "race", "kiosk race", "leave"])
 def test_a_key_means_one_action_in_every_state_of_its_screen(screen: str) -> None:
     meanings: dict[int, set[str]] = {}
     for table, keys in all_tables().items():
@@ -84,6 +92,13 @@ def test_a_key_means_one_action_in_every_state_of_its_screen(screen: str) -> Non
                 meanings.setdefault(key, set()).add(action)
     assert meanings
     assert {name(k): a for k, a in meanings.items() if len(a) > 1} == {}
+
+
+def test_the_question_answers_as_the_card_games_does() -> None:
+    """Enter or Y leaves, Esc or N stays: Esc twice never leaves."""
+    assert {name(k): a for k, a in LEAVE_KEYS.items()} == {
+        "return": LEAVE, "enter": LEAVE, "y": LEAVE, "escape": STAY, "n": STAY}
+    assert LEAVE not in LEAVING and STAY not in LEAVING     # held back while the question settles
 
 
 def test_statistics_is_s_and_t_is_seat_2() -> None:
@@ -145,6 +160,26 @@ class Walk:
             host(self.rng.choice(acts))
 
 
+def check_question(app: RefereeShell, frame: Drawn, where: str) -> None:
+    """"Leave?" on the glass: its own keys only, its two answers as its only tap targets."""
+    check_frame(frame, where)
+    assert frame.screen == LEAVE_SCREEN and app.at_stake(), where
+    assert {k: a.kind for k, a in frame.keys.items()} == dict(LEAVE_KEYS), where
+    assert sorted(spot.act.kind for spot in frame.hotspots) == [LEAVE, STAY], where
+
+
+def escape(app: RefereeShell, walk: Walk, seen: set[Hashable]) -> None:
+    """Esc: the question where something would be lost (else the walk would end: not pressed
+    then), answered "stay" now and then (as its Keep playing button)."""
+    if app.asking:
+        if walk.rng.random() < 0.5:
+            app.apply(Act(STAY))
+    elif app.at_stake():
+        app.key(pygame.K_ESCAPE, True)
+        assert app.asking and not app.quit, f"Esc asked nothing over {app.frame.screen}"
+        seen.add("asking")
+
+
 def walk_race(preset_id: str, seats: int, seed: int, *, kiosk: bool, steps: int = 250) -> set[Hashable]:
     rig = Rig8()
     session = new_session(PRESETS.get(preset_id), seats, clock=rig.clock, resolution_ns=rig.resolution_ns,
@@ -159,6 +194,14 @@ def walk_race(preset_id: str, seats: int, seed: int, *, kiosk: bool, steps: int 
         frame = app.draw()
         s = app.session
         where = f"{preset_id} ({seats} seats, seed {seed}, step {step}, {s.phase.value}, stats {app.stats})"
+        if app.asking:
+            check_question(app, frame, where)
+            if walk.rng.random() < 0.6:             # the race goes on under it
+                walk.advance()
+            else:
+                walk.press()
+            escape(app, walk, seen)
+            continue
         check_frame(frame, where)
         assert {k: a.kind for k, a in frame.keys.items()} == {
             k: ("void" if a == "void_winner" else a) for k, a in race_actions(s, kiosk=kiosk).items()
@@ -176,10 +219,15 @@ def walk_race(preset_id: str, seats: int, seed: int, *, kiosk: bool, steps: int 
             walk.press()
         elif roll < 0.7:
             walk.everyone()
-        elif roll < 0.85:
+        elif roll < 0.82:
             walk.host_act(frame, app.host, skip=("settings",))
-        else:
+        elif roll < 0.95:
             app.host(Act("stats"))
+        elif kiosk:
+            app.key(pygame.K_ESCAPE, True)          # a café's rig: Esc is nothing
+            assert not app.asking and not app.quit
+        else:
+            escape(app, walk, seen)
     assert not kiosk or gated == []
     return seen
 
@@ -187,7 +235,7 @@ def walk_race(preset_id: str, seats: int, seed: int, *, kiosk: bool, steps: int 
 def race_states(preset_id: str) -> set[Hashable]:
     preset = PRESETS.get(preset_id)
     phases = [p for p in Phase if p is not Phase.ARMED or preset.go is GoSource.RIG]
-    wanted: set[Hashable] = {(p, stats) for p in phases for stats in (False, True)} | {"rerun"}
+    wanted: set[Hashable] = {(p, stats) for p in phases for stats in (False, True)} | {"rerun", "asking"}
     return wanted | ({"void"} if preset.table_may_void else set())
 
 
@@ -216,7 +264,16 @@ def walk_quiz(seats: int, seed: int, steps: int = 250, **settings: object) -> se
     for step in range(steps):
         frame = app.draw()
         s = app.state
-        check_frame(frame, f"quiz ({seats} seats, seed {seed}, step {step}, {s.phase.value})")
+        where = f"quiz ({seats} seats, seed {seed}, step {step}, {s.phase.value})"
+        if app.asking:
+            check_question(app, frame, where)
+            if walk.rng.random() < 0.6:             # the quiz goes on under it
+                walk.advance()
+            else:
+                walk.press()
+            escape(app, walk, seen)
+            continue
+        check_frame(frame, where)
         bound = quiz_actions(s)
         assert all(bound[k] == a.kind or bound[k].startswith("shortcut_") and a.kind == "score"
                    for k, a in frame.keys.items())
@@ -226,8 +283,10 @@ def walk_quiz(seats: int, seed: int, steps: int = 250, **settings: object) -> se
             walk.advance()
         elif roll < 0.75:
             walk.press()
-        else:
+        elif roll < 0.95:
             walk.host_act(frame, app.host)
+        else:
+            escape(app, walk, seen)
     return seen
 
 
@@ -237,5 +296,6 @@ def test_every_screen_of_the_quiz_binds_each_key_and_tap_once(seats: int) -> Non
     for seed in range(2):
         seen |= walk_quiz(seats, seed)
     seen |= walk_quiz(seats, 7, shortcuts=(10, 5, 3, 2, 1, -1, -2, -3, -5, -10), answer_ms=4000, buzz_window_ms=5000)
-    wanted = {(QuizPhase.IDLE, False), (QuizPhase.IDLE, True)} | {(p, True) for p in QuizPhase if p is not QuizPhase.IDLE}
+    wanted = {(QuizPhase.IDLE, False), (QuizPhase.IDLE, True), "asking"} | {
+        (p, True) for p in QuizPhase if p is not QuizPhase.IDLE}
     assert wanted - seen == set()

@@ -8,8 +8,10 @@ presented when the input came — the act of the tap target under the pointer at
 (from that frame's own hit map), or of the key in that frame's key table — or nothing while
 that frame's screen was settling (the robot keeps its own account of when each screen first
 appeared), nothing where no target was, and nothing after one act until the next frame. Seat
-keys are fed, stamped at once, settling or not. Nothing here sleeps or reads a real clock:
-``frame_loop``'s ``wait`` moves the fake adapter's clock instead."""
+keys are fed, stamped at once, settling or not. At the end the robot presses Esc: a session with
+something to lose asks "Leave?" first, and the robot answers Enter once it has read it (an
+Enter while the question settles is dropped, and tried again). Nothing here sleeps or reads a
+real clock: ``frame_loop``'s ``wait`` moves the fake adapter's clock instead."""
 
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from display_helpers import fonts
 from test_referee_keys import NAMES, PRESETS, Quiet, Rig8
 
 from game.app.referee.glass import Drawn
-from game.app.referee.keys import LEAVING, QUIT_KEYS, QUIZ_KEYS, RACE_KEYS, SEAT_KEYS_8
+from game.app.referee.keys import LEAVE, LEAVING, QUIT_KEYS, QUIZ_KEYS, RACE_KEYS, SEAT_KEYS_8, STAY
+from game.app.referee.leave_screen import LEAVE_SCREEN
 from game.app.referee.quiz_app import QuizApp
 from game.app.referee.race_app import RaceApp
 from game.app.referee.shell import SETTLE_NS, RefereeShell, frame_loop
@@ -42,7 +45,7 @@ MS = 1_000_000
 S = 1_000 * MS
 FRAME_NS = S // 60
 COARSE_NS = 250 * MS            # frames while nobody touches anything: a quarter second apart
-GESTURES = 32                   # per run; then Esc
+GESTURES = 32                   # per run; then Esc (and Enter, if it asks)
 SEEDS = range(8)
 #: Every host key any referee screen binds, and Esc: what a robot may press.
 HOST_KEYS = sorted({k for table in (*QUIZ_KEYS.values(), *RACE_KEYS.values()) for k in table} - set(QUIT_KEYS))
@@ -67,6 +70,7 @@ class Tally:
     missed: int = 0                 # taps where no target was
     seat_edges: int = 0
     phases: set[object] = field(default_factory=set)    # the phases of the screens shown
+    asked: int = 0                  # runs whose Esc asked "Leave?" first
 
 
 class Robot:
@@ -143,7 +147,11 @@ class Robot:
         self.started_ns = t
         hold = self.rng.randrange(80, 301) * MS
         if self.gestures >= GESTURES:
-            self.at(t, pygame.KEYDOWN, key=pygame.K_ESCAPE)
+            if frame.screen == LEAVE_SCREEN:    # "Leave?": Enter leaves
+                self.at(t, pygame.KEYDOWN, key=pygame.K_RETURN)
+                self.at(t + hold, pygame.KEYUP, key=pygame.K_RETURN)
+            else:
+                self.at(t, pygame.KEYDOWN, key=pygame.K_ESCAPE)
             return
         self.gestures += 1
         roll = self.rng.random()
@@ -231,8 +239,11 @@ class Robot:
         if event.type == pygame.KEYDOWN:
             act = frame.keys.get(event.key)
             if act is not None and act.kind in LEAVING:
-                self.expect_quit = True
-                self.held -= 1                  # Esc's key-up is never posted: the run ends
+                self.held -= 1                  # Esc's key-up is never posted
+                if self.app.at_stake():
+                    self.tally.asked += 1       # "Leave?" first: the next frame is the question
+                else:
+                    self.expect_quit = True     # nothing to lose: the run ends
                 return acted
         else:
             act = next((spot.act for spot in frame.hotspots if spot.rect.collidepoint(event.pos)), None)
@@ -243,6 +254,9 @@ class Robot:
             self.tally.settling += 1
         elif acted:
             self.tally.after_act += 1
+        elif act.kind in (LEAVE, STAY):         # the question's answers are the shell's, not the host's
+            self.expect_quit = act.kind == LEAVE
+            return True
         else:
             self.expected_acts.append(act)
             return True
@@ -269,6 +283,7 @@ def shows_it_was_tested(tally: Tally) -> None:
     """Every kind of input the oracle judges happened, over the seeds."""
     assert tally.applied >= len(SEEDS) * 3, tally
     assert tally.settling >= 5 and tally.after_act >= 3 and tally.missed >= 5 and tally.seat_edges >= 20, tally
+    assert tally.asked >= 1, tally            # some run had something to lose: Esc asked first
 
 
 def test_a_robot_group_plays_the_quiz(window: pygame.Surface) -> None:

@@ -5,7 +5,8 @@ here, checked by a test (``tests/app/test_referee_keys.py``) and shown on screen
 No host key is a keyboard seat's key (:data:`SEAT_KEYS_8`, Q T P Z B J W M) for any number of
 seats: a seat's press is race evidence and must never also start, void or toggle anything.
 Each key means one action in every state of its screen; in a state without that action's
-button the key is simply not bound.
+button the key is simply not bound. The "Leave?" question (:data:`LEAVE_KEYS`) is a screen of
+its own over the quiz or the races.
 """
 
 from __future__ import annotations
@@ -26,9 +27,13 @@ SEAT_KEYS_8: tuple[int, ...] = (*SEAT_KEYS, pygame.K_m)
 
 QUIT = "quit"
 SETTINGS = "settings"
-#: Actions that leave the screen rather than act on what it shows (quitting, the kiosk's staff
-#: gate): a key for one is not held back while a new screen settles.
+#: Actions that leave the screen rather than act on what it shows (Esc: quitting, or asking
+#: first; the kiosk's staff gate): a key for one is not held back while a new screen settles.
 LEAVING = frozenset({QUIT, SETTINGS})
+#: The answers to "Leave?" (:mod:`.leave_screen`): ordinary acts, held back while the question
+#: settles, so a second Esc or a bounced Enter cannot answer a question nobody read.
+LEAVE = "leave"
+STAY = "stay"
 
 _QUIT_KEYS = {pygame.K_ESCAPE: QUIT}
 _DIGITS = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
@@ -65,8 +70,15 @@ RACE_KEYS = _table(
 )
 #: A café's kiosk: F1 or Tab open the staff gate (the PIN keypad), and no key quits.
 KIOSK_KEYS: Mapping[int, str] = MappingProxyType({pygame.K_F1: SETTINGS, pygame.K_TAB: SETTINGS})
-#: A race screen on its own: Esc quits.
+#: A race screen on its own: Esc quits (asking first when something would be lost).
 QUIT_KEYS: Mapping[int, str] = MappingProxyType(dict(_QUIT_KEYS))
+#: "Leave?", asked over a quiz or races with something to lose: a screen of its own, so Enter
+#: (the races' start) and Esc (the quit key under it) answer it here and nothing underneath.
+#: Enter or Y leaves; Esc or N stays (as the card game's "Leave the game?").
+LEAVE_KEYS: Mapping[int, str] = MappingProxyType({
+    pygame.K_RETURN: LEAVE, pygame.K_KP_ENTER: LEAVE, pygame.K_y: LEAVE,
+    pygame.K_ESCAPE: STAY, pygame.K_n: STAY,
+})
 
 
 def quiz_actions(state: QuizState) -> Mapping[int, str]:
@@ -106,3 +118,8 @@ def race_keys(session: Session, *, kiosk: bool) -> dict[int, Act]:
         else:
             keys[key] = Act(action)
     return keys
+
+
+def leave_keys() -> dict[int, Act]:
+    """What each key does on the "Leave?" question: its two answers."""
+    return {key: Act(action) for key, action in LEAVE_KEYS.items()}

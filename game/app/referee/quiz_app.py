@@ -10,8 +10,10 @@ state; a replugged board is sent the seat lights whole (:mod:`.shell`).
 
 Host controls: the touch screen's buttons; keys (:data:`.keys.QUIZ_KEYS`, each bound only while
 its button is shown) A or Space arm, R right, X wrong, S skip, 1–9 the score shortcuts in
-order, Esc quits; the red Caught! button arms when no question is open and passes to the next
-in line ("wrong") while a seat answers. A tap or key means what the frame on the glass showed
+order, Esc leaves (asking first once a question was armed or a score moved: "Leave the quiz?",
+Enter or Y leaves, Esc or N stays; leaving prints the final scores to the terminal); the red
+Caught! button arms when no question is open and passes to the next in line ("wrong") while a
+seat answers (not while "Leave?" is up). A tap or key means what the frame on the glass showed
 (:mod:`.glass`).
 """
 
@@ -22,7 +24,7 @@ from collections.abc import Callable, Hashable, Mapping
 import pygame
 
 from ...controller.effects import Leds
-from ...i18n.lookup import render
+from ...i18n.lookup import render, text
 from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...messages import Message
 from ...referee.quiz import (
@@ -34,7 +36,8 @@ from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
 from .keys import quiz_keys
-from .quiz_screen import QuizView, draw_quiz
+from .leave_screen import LeaveView
+from .quiz_screen import QuizView, draw_quiz, signed
 from .shell import SETTLE_NS, RefereeShell
 
 MS = 1_000_000
@@ -45,9 +48,10 @@ class QuizApp(RefereeShell):
 
     def __init__(self, *, detected: Detected, settings: QuizSettings, seed: int, names: tuple[str, ...],
                  lang: str, fonts: Fonts, surface: pygame.Surface, sounds: Sounds,
-                 say: Callable[[str], None] | None = None, settle_ns: int = SETTLE_NS) -> None:
+                 say: Callable[[str], None] | None = None, settle_ns: int = SETTLE_NS,
+                 out: Callable[[str], None] | None = None) -> None:
         super().__init__(detected=detected, names=names, lang=lang, fonts=fonts, surface=surface, sounds=sounds,
-                         say=say, settle_ns=settle_ns)
+                         say=say, settle_ns=settle_ns, out=out)
         self.state: QuizState = new_quiz(settings, seed, self.adapter.now_ns())
 
     # -- inputs --------------------------------------------------------------------------------
@@ -71,8 +75,11 @@ class QuizApp(RefereeShell):
             self.feed(made)
 
     def red_button(self) -> None:
-        """The guard's Caught! button as the host's: arm, or pass to the next in line."""
+        """The guard's Caught! button as the host's: arm, or pass to the next in line (nothing
+        while "Leave?" is up: the quiz under it is not on the screen)."""
         phase = self.state.phase
+        if self.asking:
+            return
         if phase is Phase.IDLE:
             self.host(Act("arm"))
         elif phase is Phase.ANSWERING:
@@ -110,3 +117,28 @@ class QuizApp(RefereeShell):
 
     def paint(self, p: Painter, now: int) -> None:
         draw_quiz(p, QuizView(self.state, self.names, now, self.notice_words(now)))
+
+    # -- leaving -------------------------------------------------------------------------------
+
+    def at_stake(self) -> bool:
+        """A question was armed or a score moved (an early press's penalty too)."""
+        return self.state.questions > 0 or any(self.state.scores)
+
+    def _scores(self, sep: str) -> str:
+        """Each seat's points (then each team's), a name never parted from its points."""
+        s = self.state
+        seats = sep.join(f"{self.player(seat)}\u00a0{signed(points)}" for seat, points in enumerate(s.scores))
+        teams = sep.join(f"{team}\u00a0{signed(points)}" for team, points in s.team_scores)
+        return f"{seats} ({teams})" if teams else seats
+
+    def leave_view(self) -> LeaveView:
+        return LeaveView(text(self.lang, "ref_leave_quiz_title"),
+                         text(self.lang, "ref_leave_quiz_ask", scores=self._scores(" · ")))
+
+    def final_lines(self) -> list[str]:
+        s = self.state
+        lines = [f"Quiz over after {s.questions} question{'' if s.questions == 1 else 's'}",
+                 "Scores: " + ", ".join(f"{self.player(seat)} {points}" for seat, points in enumerate(s.scores))]
+        if s.team_scores:
+            lines.append("Teams: " + ", ".join(f"{team} {points}" for team, points in s.team_scores))
+        return lines

@@ -67,8 +67,11 @@ def draw_quiz(p: Painter, v: QuizView) -> None:
     _line(p, v, line_box)
     _scores(p, v, score_box)
     p.fill(theme.PANEL, footer)
-    words = v.notice or _instruction(p, v)
-    p.text(words, footer.inflate(-p.px(20), -p.px(8)), 26, theme.WARN if v.notice else theme.TEXT)
+    room = footer.inflate(-p.px(20), -p.px(8))
+    if v.notice:
+        p.text(v.notice, room, 26, theme.WARN)
+    else:
+        p.text(_footer(p, v, room), room, 26, theme.TEXT, min_px=20)
 
 
 def _header(p: Painter, v: QuizView, box: pygame.Rect) -> None:
@@ -218,11 +221,12 @@ def _scores(p: Painter, v: QuizView, box: pygame.Rect) -> None:
         else:
             p.chip(label, seat, name, px=22, lit=front is None or seat == front)
         figure = pygame.Rect(label.right + p.px(6), row.y, points_w, row.height)
-        p.text(_signed(points), figure, 28, theme.WARN if seat is not None and seat == front else theme.TEXT, align="right", wrap=False)
+        p.text(signed(points), figure, 28, theme.WARN if seat is not None and seat == front else theme.TEXT, align="right", wrap=False)
 
 
-def _signed(points: int) -> str:
-    return f"−{-points}" if points < 0 else str(points)   # a true minus sign
+def signed(points: int) -> str:
+    """Points as the screen shows them: a true minus sign (−5), not a hyphen."""
+    return f"−{-points}" if points < 0 else str(points)
 
 
 def _acts(p: Painter | None, v: QuizView) -> list[tuple[str, Act, theme.RGB, theme.RGB]]:
@@ -235,7 +239,7 @@ def _acts(p: Painter | None, v: QuizView) -> list[tuple[str, Act, theme.RGB, the
         acts.append((t("ref_right"), Act("right"), theme.GOOD, theme.BLACK))
         acts.append((t("ref_wrong"), Act("wrong"), theme.BAD, theme.BLACK))
         for points in s.settings.shortcuts:
-            acts.append((("+" if points > 0 else "") + _signed(points), Act("score", points), theme.BUTTON,
+            acts.append((("+" if points > 0 else "") + signed(points), Act("score", points), theme.BUTTON,
                          theme.BUTTON_TEXT))
     if s.phase in (Phase.ARMED, Phase.SETTLING, Phase.ANSWERING):
         acts.append((t("ref_skip"), Act("skip"), theme.BUTTON, theme.BUTTON_TEXT))
@@ -274,6 +278,18 @@ def _buttons(p: Painter, v: QuizView, box: pygame.Rect) -> None:
             label, act, colour, ink = acts[i]
             i += 1
             p.button(pygame.Rect(box.x + col * w, box.y + r * h, w, h), label, act, colour=colour, ink=ink, px=26)
+
+
+def _footer(p: Painter, v: QuizView, room: pygame.Rect) -> str:
+    """The host's next step and Esc (which asks before leaving a quiz with scores): beside it
+    where both fit at full size, else on a line of its own where that fits at 20 px, else the
+    step alone."""
+    words = _instruction(p, v)
+    esc = p.t("ref_race_keys_quit")
+    for joined, floor in ((f"{words}  ·  {esc}", 26), (f"{words}\n{esc}", 20)):
+        if p.layout_text(joined, room, p.px(26), p.px(floor))[2]:
+            return joined
+    return words
 
 
 def _instruction(p: Painter, v: QuizView) -> str:

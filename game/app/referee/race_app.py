@@ -13,9 +13,11 @@ and refusals in the footer.
 Host controls: the touch screen's buttons; keys (:data:`.keys.RACE_KEYS`, each bound only while
 its button is shown) Space or Enter (or the red button) start the next race, V voids the
 winner's press where the preset lets the table correct a wrong slap, C or Backspace calls off
-the race running (nothing counted), S shows the statistics, Esc quits. No host key is a
-keyboard seat's (T, once the statistics, is seat 2's). A tap or key means what the frame on the
-glass showed (:mod:`.glass`).
+the race running (nothing counted), S shows the statistics, Esc leaves (asking first once a
+race has a result or one is armed: "Leave the races?", Enter or Y leaves, Esc or N stays;
+leaving prints the tally to the terminal; a kiosk has no Esc). No host key is a keyboard
+seat's (T, once the statistics, is seat 2's). A tap or key means what the frame on the glass
+showed (:mod:`.glass`).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from firmware_host.errors import AdapterError
 
 from ...controller.effects import Arm, Effect, Leds, ScheduleGo
 from ...controller.inputs import Tick
-from ...i18n.lookup import render
+from ...i18n.lookup import render, text
 from ...inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from ...messages import Message
+from ...referee.presets import Outcome
 from ...referee.session import CallOff, Phase, Session, SessionInput, Start, Void, leds, step
 from ..ui.actions import Act
 from ..ui.adapters import Detected
@@ -39,6 +42,7 @@ from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
 from .keys import race_keys
+from .leave_screen import LeaveView
 from .race_screen import RaceView, draw_race
 from .shell import SETTLE_NS, RefereeShell
 
@@ -58,9 +62,10 @@ class RaceApp(RefereeShell):
     def __init__(self, *, detected: Detected, session: Session, names: tuple[str, ...], lang: str, fonts: Fonts,
                  surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
                  record: Callable[[SessionInput], None] | None = None, kiosk: bool = False,
-                 settle_ns: int = SETTLE_NS, gate: Callable[[Act], None] | None = None) -> None:
+                 settle_ns: int = SETTLE_NS, gate: Callable[[Act], None] | None = None,
+                 out: Callable[[str], None] | None = None) -> None:
         super().__init__(detected=detected, names=names, lang=lang, fonts=fonts, surface=surface, sounds=sounds,
-                         say=say, settle_ns=settle_ns, gate=gate)
+                         say=say, settle_ns=settle_ns, gate=gate, out=out)
         self.session = session
         self.record = record
         self.go: PendingGo | None = None
@@ -135,7 +140,8 @@ class RaceApp(RefereeShell):
                 if record.player < self.session.seats:
                     self.feed(record)
             elif isinstance(record, CaughtPress):
-                if self.session.phase in (Phase.READY, Phase.DECIDED):
+                # The host's start, but not while "Leave?" is up: the race is not on the screen.
+                if self.session.phase in (Phase.READY, Phase.DECIDED) and not self.asking:
                     self.host(Act("start"))
             elif not isinstance(record, CaughtRelease):
                 self.lost_edges(record)
@@ -197,3 +203,38 @@ class RaceApp(RefereeShell):
 
     def paint(self, p: Painter, now: int) -> None:
         draw_race(p, RaceView(self.session, self.names, now, self.notice_words(now), self.stats, self.kiosk))
+
+    # -- leaving -------------------------------------------------------------------------------
+
+    def at_stake(self) -> bool:
+        """A race has a result (counted or run again), or one is armed or running."""
+        return bool(self.session.results) or self.session.phase in (Phase.ARMED, Phase.RUNNING)
+
+    def _tally(self, sep: str, space: str = " ") -> tuple[str, str]:
+        """What the tally counts (its catalog key: wins, or losses for a last-loses preset) and
+        each racer's count (``space`` between a name and its count)."""
+        s = self.session
+        wins = s.preset.outcome is Outcome.FIRST_WINS
+        counts = sep.join(f"{self.player(seat)}{space}{s.wins(seat) if wins else s.losses(seat)}" for seat in s.racers)
+        return ("ref_tally" if wins else "ref_race_losses"), counts
+
+    def leave_view(self) -> LeaveView:
+        counted, tally = self._tally(" · ", "\u00a0")     # a name is never parted from its count
+        words = [text(self.lang, "ref_leave_race_ask", counted=text(self.lang, counted), tally=tally)]
+        if self.record is not None:       # logged (--db): the next start resumes it
+            words.append(text(self.lang, "ref_leave_race_kept"))
+        if self.session.phase in (Phase.ARMED, Phase.RUNNING):
+            words.append(text(self.lang, "ref_leave_race_open"))
+        return LeaveView(text(self.lang, "ref_leave_race_title"), " ".join(words))
+
+    def final_lines(self) -> list[str]:
+        s = self.session
+        decided = len(s.decided)
+        again = len(s.results) - decided
+        head = f"{s.preset.name('en')}: {decided} race{'' if decided == 1 else 's'} decided"
+        if again:
+            head += f", {again} run again"
+        if s.phase in (Phase.ARMED, Phase.RUNNING):
+            head += "; the race under way does not count"
+        counted, tally = self._tally(", ")
+        return [head, f"{'Wins' if counted == 'ref_tally' else 'Losses'}: {tally}"]

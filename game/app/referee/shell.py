@@ -14,6 +14,13 @@ a press is race evidence, stamped by the input.
 A buzzer board that goes away (a yanked cable) is said in the footer when the loop sees its link
 down, and the shell keeps its state; when the board answers again (a new link session: a
 replugged or restarted board shows nothing) the seat lights are sent to it whole.
+
+Nothing is lost to one key: Esc or the window's close box, while the session has something to
+lose (``at_stake``: a score, a tally, a race armed), puts up "Leave?" (:mod:`.leave_screen`):
+Enter or Y (or its Leave button) leaves, Esc or N (or Keep playing) stays, and a second close
+while it asks is the person insisting. Leaving prints the final scores or tally to the
+terminal (``final_lines``, once) before the loop ends. Under the question the session goes on:
+seat edges are race evidence, and GO and ticks come when due; only the host's acts wait.
 """
 
 from __future__ import annotations
@@ -36,8 +43,10 @@ from ..ui.adapters import LIGHTS, Detected, InputAdapter
 from ..ui.fonts import Fonts
 from ..ui.paint import Painter
 from ..ui.sound import Sounds
-from .glass import COVERED, SETTLE_NS, Drawn, Glass
-from .keys import QUIT, SEAT_KEYS_8, SETTINGS
+from ..ui.glass import SETTLE_NS
+from .glass import COVERED, Drawn, Glass
+from .keys import LEAVE, QUIT, SEAT_KEYS_8, SETTINGS, STAY, leave_keys
+from .leave_screen import LEAVE_SCREEN, LeaveView, draw_leave
 
 S = 1_000_000_000
 MS = 1_000_000
@@ -66,15 +75,18 @@ class RefereeShell(ABC):
     """The imperative parts around a referee screen's pure step. Subclasses give ``host`` (the
     host's act, applied), ``feed`` (a keyboard seat's edge), ``seat_count``, ``poll`` (edges,
     GO, ticks), ``screen``, ``keys`` and ``paint`` (what the state shows now) and ``lights``
-    (the seat lights it shows now); taps and keys reach ``host`` only through the frame on the
-    glass (:mod:`.glass`)."""
+    (the seat lights it shows now), ``at_stake``, ``leave_view`` and ``final_lines`` (what
+    leaving would lose, the question that asks first, the scores printed on leaving); taps and
+    keys reach ``host`` only through the frame on the glass (:mod:`.glass`). ``out`` takes the
+    lines printed on leaving (stdout when not given)."""
 
     #: The catalog key of what a yanked board cable costs this screen, said in the footer.
     link_lost_key = "ref_board_gone_race"
 
     def __init__(self, *, detected: Detected, names: tuple[str, ...], lang: str, fonts: Fonts,
                  surface: pygame.Surface, sounds: Sounds, say: Callable[[str], None] | None = None,
-                 settle_ns: int = SETTLE_NS, gate: Callable[[Act], None] | None = None) -> None:
+                 settle_ns: int = SETTLE_NS, gate: Callable[[Act], None] | None = None,
+                 out: Callable[[str], None] | None = None) -> None:
         self.detected = detected
         self.adapter = detected.adapter
         self.names = names
@@ -88,6 +100,9 @@ class RefereeShell(ABC):
         self.notice: tuple[str, int] | None = None
         self.glass = Glass(settle_ns)
         self.quit = False
+        self.asking = False         # "Leave?" is up (Esc or the close box with something to lose)
+        self.out = out
+        self.said_final = False     # the final scores went to the terminal (they go once)
         self.keyboard_seats = detected.name == "keyboard"
         self.link: tuple[bool, object] = (True, self._session())   # (up, session) as last seen
 
@@ -124,6 +139,19 @@ class RefereeShell(ABC):
     @abstractmethod
     def lights(self) -> Leds: ...
 
+    @abstractmethod
+    def at_stake(self) -> bool:
+        """Whether leaving now would lose something (a score, a tally, a race armed): Esc and
+        the close box then ask first."""
+
+    @abstractmethod
+    def leave_view(self) -> LeaveView:
+        """The "Leave?" question in the screen's language (what leaving ends)."""
+
+    @abstractmethod
+    def final_lines(self) -> list[str]:
+        """The final scores or tally, printed to the terminal on leaving (one short block)."""
+
     # -- the host's taps and keys --------------------------------------------------------------
 
     def key(self, key: int, down: bool) -> None:
@@ -142,14 +170,55 @@ class RefereeShell(ABC):
             self.apply(act)
 
     def apply(self, act: Act) -> None:
-        """An act from the glass: quitting, the kiosk's gate, or the host's act on the state."""
+        """An act from the glass: Esc (asking first when something would be lost), the
+        question's answers, the kiosk's gate, or the host's act on the state."""
         if act.kind == QUIT:
-            self.quit = True
+            if self.asking:
+                return          # an Esc read from the frame before the question: it is on its way
+            if self.at_stake():
+                self.ask()
+            else:
+                self.leave()
+        elif act.kind == LEAVE:
+            self.leave()
+        elif act.kind == STAY:
+            self.asking = False
         elif act.kind == SETTINGS:
             if self.gate is not None:
                 self.gate(act)
         else:
             self.host(act)
+
+    def ask(self) -> None:
+        """Put up "Leave?"; what else came before its frame was aimed at the screen under it."""
+        self.asking = True
+        self.glass.acted = True
+
+    def close_box(self) -> None:
+        """The window's close box: asks as Esc does; a second close while asking leaves."""
+        if self.asking or not self.at_stake():
+            self.leave()
+        else:
+            self.ask()
+
+    def player(self, seat: int) -> str:
+        """The seat's player's name (a seat without one: its number, from 1)."""
+        return self.names[seat] if seat < len(self.names) else str(seat + 1)
+
+    def leave(self) -> None:
+        """The session ends: its final scores to the terminal, then the loop stops."""
+        self.say_final()
+        self.quit = True
+
+    def say_final(self) -> None:
+        """The final scores or tally to the terminal, once, when there is anything to say (the
+        command calls it too, so an interrupted session is not lost from sight either)."""
+        if self.said_final or not self.at_stake():
+            return
+        self.said_final = True
+        out = self.out if self.out is not None else (lambda line: print(line, flush=True))
+        for line in self.final_lines():
+            out(line)
 
     def keyboard_seat(self, key: int, down: bool) -> bool:
         """Whether ``key`` is a keyboard seat's (on keyboard input only); if it is one of this
@@ -165,14 +234,19 @@ class RefereeShell(ABC):
     # -- output --------------------------------------------------------------------------------
 
     def draw(self) -> Drawn:
-        """Paint the state's screen and put it on the glass (dimmed while a new screen settles)."""
+        """Paint the state's screen, or "Leave?" over it, and put it on the glass (dimmed while
+        a new screen settles)."""
         now = self.adapter.now_ns()
-        screen = self.screen()
+        screen = LEAVE_SCREEN if self.asking else self.screen()
         live = self.glass.live(screen, now)
         p = Painter(self.surface, self.fonts, self.lang)
-        self.paint(p, now)
-        return self.glass.present(Drawn(tuple(p.hotspots), tuple(p.overflows), dict(self.keys()), screen, live, now),
-                                  self.surface)
+        if self.asking:
+            draw_leave(p, self.leave_view())
+            keys = leave_keys()
+        else:
+            self.paint(p, now)
+            keys = dict(self.keys())
+        return self.glass.present(Drawn(tuple(p.hotspots), tuple(p.overflows), keys, screen, live, now), self.surface)
 
     # -- effects -------------------------------------------------------------------------------
 
@@ -243,7 +317,7 @@ class RefereeShell(ABC):
 
     def handle(self, event: pygame.event.Event) -> None:
         if dispatch(event, self.surface, key=self.key, tap=self.tap):
-            self.quit = True
+            self.close_box()
 
     def next_due_ns(self) -> int | None:
         """When the state wants attention next (a tick), on the adapter's clock, or None."""
