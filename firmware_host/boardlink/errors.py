@@ -43,3 +43,13 @@ class LinkDown(BoardError, ConnectionError):
 class RaceVoidedError(BoardError, RuntimeError):
     """A race in progress was voided (the link dropped, edges may have been lost, the board
     restarted, or it sent an impossible stamp)."""
+
+
+class BoardGone(BoardError, ConnectionError):
+    """The board has been gone (unplugged, or connected but silent) for longer than the rig's
+    patience: the command cannot go on without it."""
+
+
+class BoardAtPrompt(BoardError, RuntimeError):
+    """The port answers with MicroPython's prompt (banner, ``>>>``, a traceback, the raw REPL)
+    instead of the buzzer protocol: the firmware is not running on the board."""

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from ..board import protocol as P
 from .errors import (
-    BoardError, BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, BoardUnsupported, LinkDown,
+    BoardAtPrompt, BoardError, BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, BoardUnsupported, LinkDown,
 )
 from .frames import BoardInfo, Frame, LinkCounters, SeqTracker, decode_frame, lost_range
 from .identity import PICO_VID, USB_IDS, USE_INSTEAD, check_identity, matching_ports
@@ -43,6 +43,23 @@ READ_TIMEOUT_S = 0.01
 NAK_INTERVAL_S = 0.02  # at most one NAK per this long: a noisy line must not flood the board
 MISSING_TIMEOUT_S = 0.5  # (board time) a frame asked for again and still missing after this is lost
 HELLO_TRIES = 5
+# (board time) A board sends a TIME heartbeat at least every 250 ms: a connected board that sent
+# nothing for this long is treated as gone (the port is dropped and a fresh handshake tried), so
+# a board that restarted into the MicroPython prompt under an open port is found, not waited on.
+SILENCE_S = 2.0
+# What MicroPython's REPL sends and the protocol never does (">" is not a protocol byte): the
+# banner, the prompts, a traceback of a frame it tried to run as Python, the raw REPL's greeting.
+REPL_SIGNS = (b">>> ", b"MicroPython v", b"Traceback (most recent call last)", b"raw REPL; CTRL-B to exit",
+              b'Type "help()" for more information')
+REPL_TAIL = 40  # bytes kept between reads so that a sign cut in two is still found
+# Errors that need a person (flash, swap or restart the board): said at once, retried slowly.
+NEEDS_A_PERSON = (BoardMismatch, BoardUnsupported, BoardAtPrompt)
+
+
+def at_prompt_message(path: str) -> str:
+    return (f"the board on {path!r} is at the MicroPython prompt instead of running the buzzer firmware (it "
+            f"started in safe boot or the firmware stopped): unplug it and plug it in again, or flash it with "
+            f"'cheating-moth board flash'")
 
 
 class SerialPort(Protocol):
@@ -107,9 +124,10 @@ class BoardLink:
         opener: Callable[[str], SerialPort] | None = None,
         finder: Callable[[], list[str]] | None = None,
         time_scale: float | None = None,
+        silence_s: float = SILENCE_S,
     ) -> None:
-        """``reply_timeout_s`` (per try) and every other wait on the board are in board seconds,
-        multiplied by ``time_scale`` (None: $CHEATING_MOTH_BOARD_TIME_SCALE, else 1.0)."""
+        """``reply_timeout_s`` (per try), ``silence_s`` and every other wait on the board are in
+        board seconds, multiplied by ``time_scale`` (None: $CHEATING_MOTH_BOARD_TIME_SCALE, else 1.0)."""
         self.port = port
         self.on_frame = on_frame
         self.on_link = on_link
@@ -117,6 +135,7 @@ class BoardLink:
         self.reply_timeout_s = reply_timeout_s
         self.tries = tries
         self.reconnect_wait_s = reconnect_wait_s
+        self.silence_s = silence_s
         self.time_scale = resolve_time_scale(time_scale)
         self._opener = opener
         self._finder = finder
@@ -140,6 +159,9 @@ class BoardLink:
         self._session_no = 0
         self._session_up = False  # this port's handshake succeeded (later errors are not refusals)
         self._hello_port = ""
+        self._tail = b""  # the last bytes read, for a REPL sign cut across two reads
+        self._repl_seen = False  # MicroPython's REPL talked on this port since the last HELLO sent
+        self._last_heard_s = time.monotonic()
 
     # -- public --------------------------------------------------------------------------
 
@@ -155,7 +177,7 @@ class BoardLink:
             if self._up.wait(0.02) and self._info is not None:
                 return self._info
             error = self._error
-            if isinstance(error, (BoardNotFound, BoardMismatch, BoardUnsupported, BoardTimeout)) or time.monotonic() > deadline:
+            if isinstance(error, (BoardNotFound, BoardTimeout, *NEEDS_A_PERSON)) or time.monotonic() > deadline:
                 break
         self.close()
         if isinstance(error, BoardError):
@@ -175,6 +197,11 @@ class BoardLink:
     def session(self) -> int:
         """The current link session (1 for the first connection; 0 before it)."""
         return self._session_no
+
+    @property
+    def last_heard_s(self) -> float:
+        """``time.monotonic()`` when the board last sent a byte (or this link started)."""
+        return self._last_heard_s
 
     @property
     def error(self) -> BaseException | None:
@@ -213,7 +240,8 @@ class BoardLink:
         per_try = (self.reply_timeout_s if timeout_s is None else timeout_s) * self.time_scale
         with self._lock:
             if not self._up.is_set():
-                raise LinkDown(f"cannot send {verb}: the board is not connected")
+                why = self._error if isinstance(self._error, BoardAtPrompt) else "the board is not connected"
+                raise LinkDown(f"cannot send {verb}: {why}")
             seq = self._next_seq
             self._next_seq = P.next_seq(seq)
             pending = _Pending(P.encode(seq, verb, fields))
@@ -266,8 +294,8 @@ class BoardLink:
                     self._counters.read_errors += 1
                 self._error = exc if isinstance(exc, BoardError) else self._error
                 self._drop_serial(notify=True)
-            if isinstance(self._error, (BoardMismatch, BoardUnsupported)):
-                self._closed.wait(1.0)  # someone has to flash or swap it: no hurry
+            if isinstance(self._error, NEEDS_A_PERSON):
+                self._closed.wait(1.0)  # someone has to flash, swap or restart it: no hurry
             self._closed.wait(self.reconnect_wait_s)
 
     def _candidates(self) -> list[str]:
@@ -297,7 +325,7 @@ class BoardLink:
                 refused.append(exc)
                 self._drop_serial(notify=False)
         for said in refused:  # a board that said what it is beats one that said nothing
-            if isinstance(said, (BoardUnsupported, BoardMismatch)):
+            if isinstance(said, NEEDS_A_PERSON):
                 raise said
         raise BoardTimeout(
             f"none of the {len(paths)} ports with USB id {USB_IDS} ({', '.join(paths)}) answered HELLO as the "
@@ -310,6 +338,8 @@ class BoardLink:
         with self._lock:
             self._serial = ser
             self._lines.clear()
+            self._tail = b""
+            self._repl_seen = False
             hello = self._pending_hello(path)
         self._write(hello.line)
         hello_timeout_s = self.reply_timeout_s * self.time_scale
@@ -322,14 +352,26 @@ class BoardLink:
                 raise LinkDown(f"port {path!r} went away ({exc})") from exc
             now = time.monotonic()
             if data:
+                self._last_heard_s = now
                 self.feed(data, now)
+            elif self._up.is_set() and now - self._last_heard_s > self.silence_s * self.time_scale:
+                raise LinkDown(f"the board on {path!r} sent nothing for {self.silence_s * self.time_scale:g} s")
             if not self._session_up and now - hello_sent_s > hello_timeout_s:
+                if self._repl_seen:  # the REPL answered our HELLO (echo, traceback, ">>> ")
+                    self._at_prompt()
                 if hello_tries >= HELLO_TRIES:
                     raise BoardTimeout(f"the device on {path!r} does not answer HELLO: is the firmware flashed?")
                 hello_tries += 1
                 hello_sent_s = now
+                self._repl_seen = False
                 self._write(hello.line)
             self._housekeeping(now)
+
+    def _at_prompt(self) -> None:
+        with self._lock:
+            self._counters.protocol_errors += 1
+            self._counters.last_fault = "the board answered at the MicroPython prompt"
+        raise BoardAtPrompt(at_prompt_message(self._hello_port or str(self.port)))
 
     def _pending_hello(self, path: str) -> _Pending:
         self._hello_seq = 0
@@ -339,7 +381,17 @@ class BoardLink:
         return self._hello
 
     def feed(self, data: bytes, now_s: float) -> None:
-        """Handle bytes read from the board (the thread calls it; tests may too)."""
+        """Handle bytes read from the board (the thread calls it; tests may too). Raises
+        BoardAtPrompt when they are MicroPython's REPL talking, not the firmware."""
+        tail = self._tail + data
+        self._tail = tail[-REPL_TAIL:]
+        if any(sign in tail for sign in REPL_SIGNS):
+            # Before the handshake it may be stale (the REPL talked, then a soft reboot started the
+            # firmware): it counts only if our HELLO then goes unanswered. Once up, the firmware
+            # is gone: it never writes these bytes.
+            self._repl_seen = True
+            if self._up.is_set():
+                self._at_prompt()
         for line in self._lines.feed(data):
             self._handle_line(line, now_s)
 
@@ -559,8 +611,9 @@ class BoardLink:
             pending = list(self._pending.values())
             if was_up:
                 self._counters.disconnects += 1
+        why = self._error if isinstance(self._error, BoardAtPrompt) else "the board was disconnected"
         for p in pending:
-            p.failed = LinkDown("the board was disconnected")
+            p.failed = LinkDown(str(why))
             p.done.set()
         if ser is not None:
             try:

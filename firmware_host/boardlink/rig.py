@@ -9,11 +9,20 @@ from the board (its own GO pin, stamped by its own logger), never from this comp
 
 Buttons map to seats: by default buttons 0-5 are seats 0-5 and button 6 is the guard's Caught!.
 
+**One patience for a board that is gone.** A board that is unplugged, restarts (on a Pico that
+re-enumerates USB: about 1.3 s of boot before its HELLO, plus the host's enumeration) or sends
+nothing for the link's silence limit is gone. Every user of the rig waits for it the same
+``patience_s`` (board seconds, times the time scale; DEFAULT_PATIENCE_S), counted from the last
+byte the board sent: back within it, the voided race is armed again (one :class:`RaceVoided`);
+past it, one :class:`BoardAway` record goes on ``events`` and :meth:`BoardRig.wait_back` raises
+BoardGone, each with one sentence saying what to check.
+
 If the link drops, the board restarts, reports lost edges (``DROP``, ``LOST``, a gap that was
-not filled) or sends an impossible stamp while a race is armed or running, the race is void: a
-:class:`RaceVoided` record goes on ``events`` and, once the board is back, the same seats are
-armed again (``rearmed``). The game itself is never touched; the caller runs the race again from
-its fore-period.
+not filled), sends an impossible stamp or a second GO for the race while a race is armed or
+running, the race is void: a :class:`RaceVoided` record goes on ``events`` and, once the board is
+back, the same seats are armed again (``rearmed``). The game itself is never touched; the caller
+runs the race again from its fore-period. A void is told once: if :meth:`BoardRig.go` already
+raised RaceVoidedError for it (the caller arms anew), no RaceVoided follows and nothing is re-armed.
 
 **One clock across restarts.** The ``"board"`` clock this adapter hands out is the board's ticks
 in ns plus an offset per link session. The first board starts at offset 0. A board that comes
@@ -34,6 +43,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -43,7 +53,9 @@ from game.inputs import CaughtPress, CaughtRelease, Go, Press, Release
 from game.judge import DEFAULT_LOCKOUT_NS
 
 from ..board import protocol as P
-from .errors import BoardError, BoardMismatch, BoardTimeout, BoardUnsupported, LinkDown, RaceVoidedError
+from .errors import (
+    BoardAtPrompt, BoardError, BoardGone, BoardMismatch, BoardTimeout, BoardUnsupported, LinkDown, RaceVoidedError,
+)
 from .link import BoardInfo, BoardLink, Frame, LinkCounters
 from ..errors import BadSeat
 from ..records import ArmReport, RigEvent, SeatLight, drain_queue
@@ -58,6 +70,11 @@ RESTART_MARGIN_NS = 1_000_000_000  # a restarted board's clock starts this long 
 PIO_WRAP_TICKS = 2**31  # the edge loggers' counter: a stamp off by a whole wrap is 34.36 s early
 TIME_PROMISES_KEPT = 512  # TIME heartbeats remembered for late (resent) edges: ~5 s while racing
 MAX_TICKS = 2**63
+# (board time) How long a board that is gone gets to come back, from the last byte it sent: a
+# Pico's restart is ~1.3 s of boot to its HELLO plus USB enumeration, a cable pulled and pushed
+# back a few seconds. The café config's [input] board-patience-s and --board-patience-s set it.
+DEFAULT_PATIENCE_S = 10.0
+PATIENCE_RANGE_S = (1.0, 600.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +87,25 @@ class RaceVoided:
     rearmed: ArmReport | None
 
 
-BoardEvent = RigEvent | RaceVoided
+@dataclass(frozen=True, slots=True)
+class BoardAway:
+    """The board has been gone (``why``) for the rig's whole patience, ``patience_s`` board
+    seconds: one per absence. ``message`` is the sentence to show."""
+
+    why: str
+    patience_s: float
+
+    @property
+    def message(self) -> str:
+        return gone_message(self.why, self.patience_s)
+
+
+def gone_message(why: str, patience_s: float) -> str:
+    return (f"the buzzer board has been gone for {patience_s:g} s ({why}): check its USB cable and plug it "
+            f"in again")
+
+
+BoardEvent = RigEvent | RaceVoided | BoardAway
 
 
 def open_board(port: str | None = None, *, time_scale: float | None = None, **kwargs: object) -> BoardRig | None:
@@ -91,6 +126,8 @@ class _Race:
     armed_ticks: int
     go_t_ns: int | None = None
     live: bool = True  # armed or running: edges lost now void it
+    why: str = ""  # why it was voided
+    reported: bool = False  # its void was told to the caller (RaceVoided, or go() raised)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +161,16 @@ class BoardRig:
         connect_wait_s: float = 3.0,
         link: BoardLink | None = None,
         time_scale: float | None = None,
+        patience_s: float = DEFAULT_PATIENCE_S,
     ) -> None:
-        """Waits on the board (``connect_wait_s``, the GO report, :meth:`wait_until`) are board
-        seconds times ``time_scale`` (None: $CHEATING_MOTH_BOARD_TIME_SCALE, else 1.0; see
-        timescale.py). A ``link`` given keeps its own time scale."""
+        """Waits on the board (``connect_wait_s``, the GO report, :meth:`wait_until`, the
+        ``patience_s`` for a board that is gone) are board seconds times ``time_scale`` (None:
+        $CHEATING_MOTH_BOARD_TIME_SCALE, else 1.0; see timescale.py). A ``link`` given keeps its
+        own time scale."""
+        low, high = PATIENCE_RANGE_S
+        if isinstance(patience_s, bool) or not isinstance(patience_s, (int, float)) or not low <= patience_s <= high:
+            raise BoardError(f"board patience {patience_s!r} s is not valid: use {low:g} to {high:g} seconds")
+        self.patience_s = float(patience_s)
         self.events: queue.Queue[BoardEvent] = queue.Queue() if events is None else events
         self.seat_buttons = seat_buttons
         self.guard_button = guard_button
@@ -144,6 +187,9 @@ class BoardRig:
         self._next_race = 1
         self._voiding = False
         self._closed = False
+        self._away: str | None = None  # why the board is gone, once gone for the whole patience
+        self._voids: dict[int, str] = {}  # race -> why it was voided (the latest few)
+        self._arm_lock = threading.RLock()  # one arming at a time: the caller's or a re-arm's
         self._link = link or BoardLink(port, time_scale=time_scale)
         self.time_scale = self._link.time_scale
         self._link.on_frame = self._on_frame
@@ -155,6 +201,7 @@ class BoardRig:
         # One tick: presses in the same tick tie, one tick apart are ordered (see pio_programs.py).
         self.resolution_ns = resolution_ns if resolution_ns is not None else -(-1_000_000_000 // info.tick_hz)
         self._refresh_status()
+        threading.Thread(target=self._watch, name="board-patience", daemon=True).start()
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -185,6 +232,15 @@ class BoardRig:
         """Wait up to ``timeout_s`` board seconds (times the time scale) for the board to be back."""
         return self._link.wait_connected(timeout_s)
 
+    def wait_back(self) -> None:
+        """Return once the board is connected; raise BoardGone once it has been gone for the
+        patience (counted from the last byte it sent, not from this call)."""
+        with self._cond:
+            while not (self._link.connected or self._away is not None or self._closed):
+                self._cond.wait(0.1)  # _on_link and the watcher notify; the timeout only re-checks
+            if not self._link.connected:
+                raise BoardGone(gone_message(self._away or "the rig was closed", self.patience_s))
+
     def held_seats(self) -> tuple[int, ...]:
         with self._cond:
             return tuple(s for s, b in enumerate(self.seat_buttons) if b in self._held)
@@ -208,6 +264,10 @@ class BoardRig:
         """Arm a race for ``seats`` on the board: GO off, loggers restarted with the lockout, the
         race buttons flash once. Returns the arming time and the race seats already held."""
         race_seats = tuple(sorted(self._check_seats(seats)))
+        with self._arm_lock:
+            return self._arm(race_seats)
+
+    def _arm(self, race_seats: tuple[int, ...]) -> ArmReport:
         with self._cond:
             race = self._next_race
             self._next_race += 1
@@ -231,26 +291,36 @@ class BoardRig:
         held = tuple(s for s in race_seats if self.seat_buttons[s] in held_buttons)
         return ArmReport(t_ns=t_ns, clock=BOARD_CLOCK, held=held, race=race)
 
-    def go(self, seats: Iterable[int], delay_ns: int = 0) -> Go:
+    def go(self, seats: Iterable[int], delay_ns: int = 0, *, race_id: int | None = None) -> Go:
         """GO after ``delay_ns`` counted on the board (so this computer cannot give it away):
         the board raises its GO pin and the race buttons' LEDs; returns GO as the board stamped it.
+        ``race_id`` (the ArmReport's ``race``): GO only that race, not one the rig re-armed in its
+        place after a void (None: the race armed now, the game loop's way).
 
-        Raises RaceVoidedError if the race is voided meanwhile."""
+        Raises RaceVoidedError if the race is voided meanwhile (its void is then told: no
+        RaceVoided record follows for it, and the caller arms anew)."""
         self._check_seats(seats)
         if not 0 <= delay_ns <= MAX_GO_DELAY_NS:
             raise BoardError(f"GO delay {delay_ns!r} ns is not valid: use 0 to {MAX_GO_DELAY_NS} ns")
         with self._cond:
             race = self._race
-        if race is None or not race.live:
-            raise RaceVoidedError("GO without an armed race: arm the race first")
+            if race is not None and race_id is not None and race.race != race_id:
+                raise RaceVoidedError(f"race {race_id} was voided before GO: {self._voids.get(race_id, 'it was armed again')}")
+            if race is not None and not race.live:
+                race.reported = True
+                raise RaceVoidedError(f"race {race.race} was voided before GO: {race.why}")
+        if race is None:
+            raise BoardError("GO without an armed race: arm the race first")
         try:
             self._link.request("GO", [("race", race.race), ("delay_ms", delay_ns // 1_000_000)])
         except (LinkDown, BoardTimeout) as exc:  # the board went away: the race is void either way
+            self._told(race)
             raise RaceVoidedError(f"race {race.race} was voided before GO ({exc})") from exc
         except BoardError as exc:
             with self._cond:
                 live = race.live
             if not live:  # e.g. a restarted board that does not know the race any more
+                self._told(race)
                 raise RaceVoidedError(f"race {race.race} was voided before GO ({exc})") from exc
             raise
         with self._cond:
@@ -261,9 +331,17 @@ class BoardRig:
             go_t_ns = race.go_t_ns
         if go_t_ns is None:
             if ok:
-                raise RaceVoidedError(f"race {race.race} was voided before GO")
+                self._told(race)
+                raise RaceVoidedError(f"race {race.race} was voided before GO: {race.why or 'the rig was closed'}")
             raise BoardTimeout(f"the board did not report GO for race {race.race}: check the GO pin wiring")
         return Go(t_ns=go_t_ns, clock=BOARD_CLOCK)
+
+    def _told(self, race: _Race) -> None:
+        """The caller was told this race is void (go() raised): no RaceVoided, no re-arm for it."""
+        with self._cond:
+            race.live = False
+            race.reported = True
+            self._voiding = False
 
     def show(self, lights: Mapping[int, SeatLight]) -> None:
         """Set seat LEDs; seats not named keep what they show."""
@@ -334,14 +412,24 @@ class BoardRig:
             if fault is None:
                 t_ns = self._to_ns(ticks, frame.session)
                 if verb == "GO":
-                    if self._race is not None and self._race.race == race_id:
-                        self._race.go_t_ns = t_ns
+                    race = self._race
+                    if race is not None and race.race == race_id:
+                        if race.go_t_ns is not None and race.live:
+                            # One GO per race: a second one (not a resend: those keep their number and
+                            # are dropped as duplicates) leaves no way to know which stamp is true.
+                            fault = (f"the board sent a second GO for race {race_id} (ticks={ticks}) after "
+                                     f"the one at {race.go_t_ns} ns on the host's clock")
+                        elif race.go_t_ns is None:
+                            race.go_t_ns = t_ns
                 else:
                     (self._held.add if verb == "PRESS" else self._held.discard)(btn)
                 self._now_ns = max(self._now_ns, t_ns)
                 self._cond.notify_all()
         if fault is not None:
-            self._stamp_fault(fault)
+            if fault.startswith("the board sent a second GO"):
+                self._on_protocol_fault(fault)
+            else:
+                self._stamp_fault(fault)
             return
         if verb != "GO":
             event = self._edge(btn, t_ns, verb == "PRESS")
@@ -375,16 +463,25 @@ class BoardRig:
         self.faults.append(message)
         self._void(message, rearm_now=True)
 
+    def _on_protocol_fault(self, message: str) -> None:
+        self._link.record_fault("protocol", message)
+        self.faults.append(message)
+        self._void(message, rearm_now=True)
+
     def _on_fault(self, message: str) -> None:
         """A protocol fault the link found (it counted it): the race in progress cannot be trusted."""
         self.faults.append(message)
         self._void(message, rearm_now=True)
 
     def _on_link(self, up: bool, info: BoardInfo | None) -> None:
+        with self._cond:
+            if up:
+                self._away = None  # back: a later absence gets the whole patience again
+            self._cond.notify_all()  # wait_back and the watcher look again
         if not up or info is None:
             why = "the board was disconnected"
             error = self._link.error
-            refused = isinstance(error, (BoardMismatch, BoardUnsupported))
+            refused = isinstance(error, (BoardMismatch, BoardUnsupported, BoardAtPrompt))
             if refused:
                 why += f" and refused ({error})"
             # a refused board comes back only after someone flashes or swaps it: say so now
@@ -440,27 +537,56 @@ class BoardRig:
             if race is None or not race.live:
                 return
             race.live = False
+            race.why = why
+            self._voids[race.race] = why
+            while len(self._voids) > 16:
+                del self._voids[next(iter(self._voids))]
             self._voiding = not report_now
             self._cond.notify_all()
         if rearm_now:
             threading.Thread(target=self._rearm, args=(why,), daemon=True).start()
         elif report_now:
+            with self._cond:
+                race.reported = True
             self.events.put(RaceVoided(race.race, why, None))
 
     def _rearm(self, why: str) -> None:
         """On a worker thread (the link thread must keep reading): arm the voided race's seats
-        again and report the void."""
-        with self._cond:
-            race = self._race
-            self._voiding = False
-        if race is None:
-            return
-        rearmed: ArmReport | None = None
-        try:
-            rearmed = self.arm(race.seats)
-        except (BoardError, LinkDown):
-            rearmed = None
+        again and report the void, unless it was told already (go() raised for it: the caller
+        arms anew) or the caller armed another race meanwhile."""
+        with self._arm_lock:
+            with self._cond:
+                race = self._race
+                self._voiding = False
+                if race is None or race.live or race.reported:
+                    return
+            rearmed: ArmReport | None = None
+            try:
+                rearmed = self._arm(race.seats)
+            except (BoardError, LinkDown):
+                rearmed = None
+            with self._cond:
+                if race.reported:
+                    return
+                race.reported = True
         self.events.put(RaceVoided(race.race, why, rearmed))
+
+    def _watch(self) -> None:
+        """Thread: once the board has been gone (link down) for the patience, counted from the
+        last byte it sent, one BoardAway goes on ``events`` and wait_back() gives up."""
+        with self._cond:
+            while not self._closed:
+                if self._link.connected or self._away is not None:
+                    self._cond.wait(0.5)  # _on_link notifies; the timeout only re-checks
+                    continue
+                left = self._link.last_heard_s + self.patience_s * self.time_scale - time.monotonic()
+                if left > 0:
+                    self._cond.wait(min(left, 0.5))
+                    continue
+                error = self._link.error
+                self._away = str(error) if isinstance(error, BoardError) else "unplugged"
+                self.events.put(BoardAway(self._away, self.patience_s))
+                self._cond.notify_all()
 
     def _edge(self, btn: int, t_ns: int, down: bool) -> RigEvent | None:
         if btn in self.seat_buttons:

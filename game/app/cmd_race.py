@@ -4,7 +4,8 @@ How someone checks a freshly wired table: arm (the race seats' LEDs flash once),
 fore-period of 0.8–2.5 s, GO, then the judge is asked again as edges arrive until it decides.
 ``--input sim`` runs the same loop on simulated time (no waiting) with simulated players.
 ``--input board`` runs it on the buzzer board (``--port PATH``, or found by its USB id), on the
-board's own clock; a race voided by an unplug is run again once the board is back.
+board's own clock; a race voided by an unplug or a restart is run again once the board is back,
+if it comes back within the rig's patience (``--board-patience-s``, default 10 s of board time).
 gpiozero is imported only for ``--input gpio``, pyserial only for ``--input board``.
 """
 
@@ -12,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import queue
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,10 @@ from ..judge_file import result_to_json
 from ..race import RaceKind
 from .options import SEED_MAX, fail, new_seed, seed_arg
 
+from firmware_host.boardlink.rig import DEFAULT_PATIENCE_S, PATIENCE_RANGE_S
+
 if TYPE_CHECKING:
+    from firmware_host.boardlink.link import BoardLink
     from firmware_host.boardlink.rig import BoardRig
     from firmware_host.gpio import GpioRig
 
@@ -48,8 +52,7 @@ FORE_PERIOD_MAX_NS = 2_500 * MS
 RELEASE_WAIT_NS = 10_000 * MS  # how long a held button at arming gets to be let go
 POLL_NS = 10 * MS
 SIM_START_T_NS = 60_000 * MS  # the simulated clock starts at "one minute of uptime"
-BOARD_STALL_S = 2.0  # (board time) the board reports its time every 10-250 ms: this long without it is a fault
-BOARD_BACK_S = 10.0  # (board time) after a void, how long an unplugged board has to come back
+BOARD_POLL_S = 0.05  # how often the race wait looks at the board's clock between its events
 BOARD_RERACES = 3  # races voided by link trouble run again at most this often
 SHOW_MS = 2000  # how long the LEDs show the verdict by default
 
@@ -230,28 +233,41 @@ class GpioInput(_RigInput):
 
 class BoardInput(_RigInput):
     """The buzzer board on its own clock: ``wait`` blocks on the rig's queue until an edge, or
-    until the board reports that its time has passed ``until_t_ns``."""
+    until the board reports that its time has passed ``until_t_ns``. It keeps no limit of its
+    own: a board that is gone (unplugged, restarting, silent) has the rig's one patience, after
+    which the rig's BoardAway ends the wait with BoardGone; a void of this race ends it with
+    RaceVoidedError (a void of an earlier race, told already, is no news)."""
 
     _rig: BoardRig
 
-    def wait(self, until_t_ns: int) -> list[Edge]:
-        from firmware_host.boardlink.errors import BoardTimeout, RaceVoidedError
-        from firmware_host.boardlink.rig import RaceVoided
+    def __init__(self, rig: BoardRig, players: int, show_s: float) -> None:
+        super().__init__(rig, players, show_s)
+        self._race: int | None = None  # the race this input armed last (voids of others are old news)
 
-        scale = self._rig.time_scale  # waits on the board are board time times the time scale
-        give_up_s = time.monotonic() + (max(0, until_t_ns - self.now_ns()) / 1e9 + BOARD_STALL_S) * scale
+    def arm(self, seats: Sequence[int]) -> int:
+        report = self._rig.arm(seats)
+        self._race = report.race
+        return report.t_ns
+
+    def go(self, seats: Sequence[int]) -> Go:
+        return self._rig.go(seats, race_id=self._race)
+
+    def wait(self, until_t_ns: int) -> list[Edge]:
+        from firmware_host.boardlink.errors import BoardGone, RaceVoidedError
+        from firmware_host.boardlink.rig import BoardAway, RaceVoided
+
         while True:
             try:
-                first = self._rig.events.get(timeout=0.02)
+                first = self._rig.events.get(timeout=BOARD_POLL_S)
             except queue.Empty:
                 if self.now_ns() >= until_t_ns:
                     return []
-                if time.monotonic() > give_up_s:
-                    at = f" (time scale {scale:g})" if scale != 1 else ""
-                    raise BoardTimeout(f"the board stopped reporting its time for {BOARD_STALL_S * scale:g} s{at}") from None
                 continue
             taken = [first, *self._rig.drain()]
-            voided = [e for e in taken if isinstance(e, RaceVoided)]
+            away = [e for e in taken if isinstance(e, BoardAway)]
+            if away:
+                raise BoardGone(away[0].message)
+            voided = [e for e in taken if isinstance(e, RaceVoided) and e.race == self._race]
             if voided:
                 raise RaceVoidedError(f"race voided: {voided[0].why}")
             return self._racing(taken)
@@ -299,6 +315,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board-time-scale", metavar="X", default=None,
                         help="with --input board, wall seconds allowed per board second for every wait on the "
                              "board (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
+    parser.add_argument("--board-patience-s", metavar="S", default=None,
+                        help=f"with --input board, how long an unplugged or restarting board has to come back "
+                             f"before the race is given up, in board seconds (default {DEFAULT_PATIENCE_S:g})")
     parser.add_argument("--record", metavar="FILE",
                         help="also write the race as a document for 'cheating-moth judge'")
     parser.add_argument("--json", action="store_true", help="print the judge's result as JSON")
@@ -327,6 +346,9 @@ def run(args: argparse.Namespace) -> int:
         fail("--port is only for --input board: drop it or use --input board")
     if args.board_time_scale is not None and args.input != "board":
         fail("--board-time-scale is only for --input board: drop it or use --input board")
+    if args.board_patience_s is not None and args.input != "board":
+        fail("--board-patience-s is only for --input board: drop it or use --input board")
+    patience_s = board_patience(args.board_patience_s)
     seed = args.seed if args.seed is not None else new_seed()
     rng = random.Random(seed)  # the fore-period and the simulated players, never the global one
     sim_seed = rng.getrandbits(32)
@@ -343,7 +365,7 @@ def run(args: argparse.Namespace) -> int:
             bad_edges = 0
         elif args.input == "board":
             done, bad_edges = run_board_race(args.port, race, show_ms / 1000, _notify,
-                                             board_time_scale(args.board_time_scale))
+                                             board_time_scale(args.board_time_scale), patience_s)
         else:
             done, bad_edges = _run_gpio(args, race, show_ms / 1000)
     except StuckButton as exc:
@@ -393,19 +415,35 @@ def board_time_scale(text: str | None) -> float | None:
         fail(str(exc))
 
 
+def board_patience(text: str | None) -> float:
+    """``--board-patience-s`` checked (None: the rig's default)."""
+    low, high = PATIENCE_RANGE_S
+    if text is None:
+        return DEFAULT_PATIENCE_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:  # NaN fails too
+        fail(f"--board-patience-s {text!r} is not valid: use a number of seconds from {low:g} to {high:g}")
+    return value
+
+
 def run_board_race(
     port: str | None, race: RaceSettings, show_s: float, notify: Callable[[str], None],
-    time_scale: float | None = None,
+    time_scale: float | None = None, patience_s: float = DEFAULT_PATIENCE_S, *, link: BoardLink | None = None,
 ) -> tuple[RaceRun, int]:
     """One race on the buzzer board; a race voided by link trouble (or a board restart, or an
     impossible stamp) is run again once the board is back (it is re-armed), at most
-    BOARD_RERACES times. Returns the run and the bad frames counted."""
+    BOARD_RERACES times. A board gone for longer than ``patience_s`` board seconds ends it with
+    BoardGone (an AdapterError: one sentence). Returns the run and the bad frames counted.
+    ``link``: an opened-not-started BoardLink to use (tests pass one with their own settings)."""
     from firmware_host.boardlink.errors import RaceVoidedError
     from firmware_host.boardlink.rig import BoardRig
 
     if port is not None and not Path(port).exists():
         fail(f"port {port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")
-    with BoardRig(port, timeout_ns=race.timeout_ns, time_scale=time_scale) as rig:
+    with BoardRig(port, timeout_ns=race.timeout_ns, time_scale=time_scale, patience_s=patience_s, link=link) as rig:
         rig.drain()  # edges from before this race
         inp = BoardInput(rig, race.players, show_s)
         voided = 0
@@ -419,9 +457,10 @@ def run_board_race(
                 return done, c.bad_frames
             except RaceVoidedError as exc:
                 voided += 1
-                if voided > BOARD_RERACES or not rig.wait_connected(BOARD_BACK_S):
+                if voided > BOARD_RERACES:
                     raise
                 notify(f"{exc}: running the race again")
+                rig.wait_back()  # BoardGone once gone for the whole patience
 
 
 def _notify(message: str) -> None:

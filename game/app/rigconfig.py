@@ -54,6 +54,11 @@ class RigConfig:
     pin_hash: str = ""
     pin_salt: str = ""                  # hex
     combo_hold_ms: int = 5_000
+    # The Caught! + seat 1 combination: with a PIN set it opens the PIN keypad (typed with the
+    # seat buttons), without one the menu. false: it does nothing, and the menu opens only by
+    # the PIN keypad, from the touchscreen's Settings button or F1/Tab on a keyboard plugged
+    # into the Pi; with neither, stop the kiosk (sudo systemctl stop cheating-moth) to change things.
+    staff_combo: bool = True
     # [data]
     max_games: int = 5_000              # leaderboard rows kept
     keep_game_logs: int = 50            # finished game logs kept in the data folder
@@ -83,7 +88,7 @@ _KEYS: dict[str, dict[str, tuple[str, Any]]] = {
               "pick-window-ms": ("pick_window_ms", (2_000, 60_000)),
               "vote-window-ms": ("vote_window_ms", (2_000, 60_000))},
     "staff": {"pin-hash": ("pin_hash", str), "pin-salt": ("pin_salt", str),
-              "combo-hold-ms": ("combo_hold_ms", (1_000, 30_000))},
+              "combo-hold-ms": ("combo_hold_ms", (1_000, 30_000)), "combo": ("staff_combo", bool)},
     "data": {"max-games": ("max_games", (10, 1_000_000)), "keep-game-logs": ("keep_game_logs", (1, 10_000))},
     "kiosk": {"game": ("game", GAME_ID), "players": ("game_players", (0, MAX_GAME_PLAYERS))},
 }

@@ -181,9 +181,13 @@ def test_an_impossible_go_voids_the_race_and_go_says_so(rig: BoardRig, board: Fa
     board.send("TIME", [("ticks", board.ticks + 100)])
     assert rig.wait_until(arm.t_ns + ns(100), WAIT_S)
     board.go_ticks = board.ticks + 99
-    with pytest.raises(RaceVoidedError, match="race 1 was voided before GO"):
+    with pytest.raises(RaceVoidedError, match="race 1 was voided before GO: the board stamped GO race=1 "
+                                              "ticks=1000000099 behind its heartbeat TIME ticks=1000000100"):
         rig.go([0])
-    assert "GO race=1 ticks=1000000099 behind its heartbeat TIME ticks=1000000100" in voided(rig).why
+    # go() told the void: no RaceVoided record says it again (issue 21: one void, one notice). The
+    # next arming waits for a re-arm thread's decision (one arming at a time), so none can follow.
+    rig.arm([0])
+    assert not [e for e in rig.drain() if isinstance(e, RaceVoided)]
 
 
 def test_an_impossible_stamp_outside_a_race_is_counted(rig: BoardRig, board: FakeBoard) -> None:
