@@ -10,10 +10,15 @@ the firmware does not support (an RP2350 such as the Pico 2, or a Pico W, whose 
 line) it only answers HELLO, naming the chip and board, and ``ERR code=board`` to everything
 else, with no watchdog, so the host can say what is wrong and mpremote still works.
 
-Safe boot: hold BOOTSEL (after plugging in, while the LED is on) or button 0 during the first
-half second and the firmware does not start: the board stays at the MicroPython prompt, with no
-watchdog, for mpremote. Ctrl-C (byte 0x03, which the protocol never sends) stops the firmware
-the same way: the watchdog is switched off before the prompt comes back.
+Safe boot: press BOOTSEL (the Pico's own button, inside the case) during the first half second
+after power-up, while the LED is on, and the firmware does not start: the board stays at the
+MicroPython prompt, with no watchdog, for mpremote. Ctrl-C (byte 0x03, which the protocol never
+sends) stops the firmware the same way: the watchdog is switched off before the prompt comes back.
+
+No seat's button is read for it (issue 21): players slap and hold those, so a watchdog reset or
+a power dip while one is held would leave the table at the prompt until someone replugged the
+board hands-off. The board always boots into the firmware whatever buttons are held; the host
+says so in one sentence if it ever finds the prompt instead (boardlink/link.py).
 """
 
 import machine
@@ -38,15 +43,14 @@ def machine_name():
     return name
 
 
-def safe_boot_requested(button_pin, led_pin):
-    # type: (int, int | None) -> bool
+def safe_boot_requested(led_pin):
+    # type: (int | None) -> bool
     led = None if led_pin is None else machine.Pin(led_pin, machine.Pin.OUT, value=1)
-    button = machine.Pin(button_pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    bootsel = getattr(rp2, "bootsel_button", None)  # no seat button: play must not trigger it
     start = time.ticks_ms()
     held = False
     while time.ticks_diff(time.ticks_ms(), start) < SAFE_BOOT_MS:
-        bootsel = getattr(rp2, "bootsel_button", None)
-        if (bootsel is not None and bootsel()) or button.value() == 0:
+        if bootsel is not None and bootsel():
             held = True
             break
         time.sleep_ms(10)
@@ -65,7 +69,7 @@ def main():
         firmware.run(hw_rp2.LinkOnly(chip, board))  # HELLO says what it is; nothing is driven
         return
     led = hw_rp2.STATUS_LED if board == "pico" else None  # another RP2040 board: GP25 is unknown
-    if safe_boot_requested(hw_rp2.BUTTON_PINS[0], led):
+    if safe_boot_requested(led):
         return
     hw = hw_rp2.Hardware(chip, board)
     try:

@@ -71,6 +71,7 @@ class Policy:
     bootsel: bool = False
     machine: str = PICO
     boot_cycle: int = 0
+    boot_us: int = 800_000  # MicroPython's start before main.py runs (twin_core.Policy): paced like any wait
 
     def encode(self) -> str:
         for point in list(self.timer) + list(self.gc):
@@ -78,7 +79,7 @@ class Policy:
                 raise TwinError(f"policy point {point!r} is not known: use one of {', '.join(POINTS)}")
         parts = [f"seed={self.seed}", f"cost={self.cost_cycles}", f"write_cycles={self.write_cycles}", f"speed={self.speed}",
                  f"timer_hold_us={self.timer_hold_us}", f"gc_us={self.gc_us}", f"collect_us={self.collect_us}", f"gc_gap_us={self.gc_gap_us}",
-                 f"bootsel={int(self.bootsel)}", f"boot_cycle={self.boot_cycle}",
+                 f"bootsel={int(self.bootsel)}", f"boot_cycle={self.boot_cycle}", f"boot_us={self.boot_us}",
                  "machine=" + self.machine.replace(" ", "_")]
         parts += [f"timer_{k}={v}" for k, v in self.timer.items()]
         parts += [f"gc_{k}={v}" for k, v in self.gc.items()]
@@ -114,6 +115,7 @@ class Boot:
     usb_drops: list[tuple[int, int]] = field(default_factory=list)  # (cycle, bytes) written while nobody read
     stats: dict[str, str] = field(default_factory=dict)
     ended: str | None = None  # how the process ended (returned, reset, exit, crash)
+    at_prompt: bool = False  # main.py ended and the board answers at MicroPython's REPL
     cycle: int = 0  # the latest cycle the board reported
 
     def sync_rises(self) -> list[int]:
@@ -130,8 +132,13 @@ class TwinBoard:
     def __init__(self, link: Path, *, policy: Policy | None = None,
                  make_table: Callable[[int], Table] | None = None, micropython: str | None = None,
                  reboot_on_reset: bool = True, entry: str = "main", path: Path | None = None,
-                 pins: dict[str, object] | None = None, board_dir: Path = BOARD_DIR) -> None:
+                 pins: dict[str, object] | None = None, board_dir: Path = BOARD_DIR,
+                 enumeration_s: float = 0.0) -> None:
         self.link = Path(link)
+        # Wall seconds from power-up to the port appearing (a host's USB enumeration): the board
+        # boots meanwhile and its power-up HELLO waits in the pty as stale bytes.
+        self.enumeration_s = enumeration_s
+        self._publisher: threading.Timer | None = None
         self.policy = policy or Policy()
         self._make_table = make_table or (lambda _n: Table.for_board())
         mpy = micropython or find_micropython()
@@ -148,7 +155,7 @@ class TwinBoard:
         self.lock = threading.RLock()  # held while the chip serves a request: edit the table under it
         self._life = threading.Lock()  # plug, unplug, reset, close and the reboot after a watchdog reset
         self.boots: list[Boot] = []
-        self.events: queue.Queue[tuple[str, int, object]] = queue.Queue()  # ("block"|"reset"|"usbdrop"|"end", boot, detail)
+        self.events: queue.Queue[tuple[str, int, object]] = queue.Queue()  # ("block"|"reset"|"usbdrop"|"end"|"prompt", boot, detail)
         self._proc: subprocess.Popen[bytes] | None = None
         self._slave_fd: int | None = None
         self._server: threading.Thread | None = None
@@ -222,16 +229,32 @@ class TwinBoard:
             self._server = threading.Thread(target=self._serve, args=(boot, from_board_r, to_board_w, self._proc),
                                             name=f"twin-bus-{number}", daemon=True)
             self._server.start()
+            if self.enumeration_s > 0:
+                self._publisher = threading.Timer(self.enumeration_s, self._publish, args=(os.ttyname(slave), self._proc))
+                self._publisher.daemon = True
+                self._publisher.start()
+            else:
+                self._publish(os.ttyname(slave), self._proc)
+            return self.link
+
+    def _publish(self, tty_name: str, proc: subprocess.Popen[bytes] | None) -> None:
+        """The port appears (after the enumeration delay, if the board is still the same one)."""
+        with self.lock:
+            if proc is not self._proc:
+                return
             tmp = self.link.with_name(self.link.name + ".new")
             if tmp.is_symlink() or tmp.exists():
                 tmp.unlink()
-            tmp.symlink_to(os.ttyname(slave))
+            tmp.symlink_to(tty_name)
             tmp.replace(self.link)
-            return self.link
 
     def _unplug(self) -> None:
-        proc, server = self._proc, self._server
-        self._proc = None
+        with self.lock:  # a port still to appear never appears for a board already unplugged
+            proc, server = self._proc, self._server
+            if self._publisher is not None:
+                self._publisher.cancel()
+                self._publisher = None
+            self._proc = None
         if proc is not None:
             if proc.poll() is None:
                 proc.kill()
@@ -381,5 +404,8 @@ class TwinBoard:
             boot.stats = dict(a.split("=", 1) for a in args)
         elif what == "end":
             boot.ended = args[1]
+        elif what == "prompt":  # main.py ended: the board sits at MicroPython's REPL (twin_boot._repl)
+            boot.at_prompt = True
+            self.events.put(("prompt", boot.number, int(args[0])))
         elif what == "boot":
             boot.cycle = int(args[0])

@@ -16,11 +16,14 @@ import pytest
 pytest.importorskip("pioemu", reason="rp2040-pio-emulator is in the test extra")
 
 from firmware_host.board import protocol as P  # noqa: E402
+from firmware_host.boardlink.errors import BoardAtPrompt  # noqa: E402
 from firmware_host.boardlink.link import BoardLink  # noqa: E402
 from firmware_host.twin.board import Policy, TwinBoard  # noqa: E402
 from firmware_host.twin.table import Table, us_to_cycles  # noqa: E402
 
 WAIT_S = 20.0
+SCALE = 8.0  # host waits on the twin: board time times this (a loaded PC runs it slower than real time)
+BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8)
 PROBE_HEAD = """
 import machine, rp2, time, twin_core
 core = twin_core.core
@@ -198,13 +201,47 @@ def test_bootsel_held_at_power_up_leaves_the_board_at_the_prompt_untouched(micro
     twin = TwinBoard(tmp_path / "ttyTWIN", policy=Policy(bootsel=True), micropython=micropython, reboot_on_reset=False)
     twin.plug()
     try:
-        while twin.events.get(timeout=WAIT_S)[0] != "end":
+        while twin.events.get(timeout=WAIT_S)[0] != "prompt":
             pass
     finally:
         twin.close()
     boot = twin.boot
-    assert boot.ended == "returned" and boot.driven == [25]  # only the LED that says "let go"
+    assert boot.ended == "returned" and boot.at_prompt and boot.driven == [25]  # only the LED that says "let go"
     assert boot.starts == [] and boot.stats["sms"] == "0" and twin.watchdog_resets == 0
+
+
+def test_a_seat_button_held_at_power_up_still_boots_the_firmware(micropython: str, tmp_path: Path) -> None:
+    """Issue 21: main.py went to safe boot when button 0 (seat 1's, slapped and held in play) was
+    down in the first 500 ms, so a reset at that moment left the table at the prompt."""
+    held = Table({**{pin: 1 for pin in BUTTON_PINS}, BUTTON_PINS[0]: 0, BUTTON_PINS[6]: 0})  # seat 0 and Caught!
+    twin = TwinBoard(tmp_path / "ttyTWIN", micropython=micropython, make_table=lambda _n: held)
+    twin.plug()
+    link = BoardLink(str(twin.link), time_scale=SCALE)
+    try:
+        info = link.start(WAIT_S)
+        status = link.request("STATUS", [])
+        assert info.buttons == 7 and status.get_ints("held") == [0, 6]  # the firmware runs, and sees them held
+    finally:
+        link.close()
+        twin.close()
+    assert not twin.boot.at_prompt and len(twin.boot.starts) == 8
+
+
+def test_the_host_says_a_board_at_the_prompt_is_not_running_the_firmware(micropython: str, tmp_path: Path) -> None:
+    """Issue 21: a board at MicroPython's prompt echoed the host's requests and answered none, and
+    the host said 'the board did not answer ARM after 5 tries'. Now one sentence says what it is."""
+    twin = TwinBoard(tmp_path / "ttyTWIN", policy=Policy(bootsel=True), micropython=micropython)
+    twin.plug()
+    try:
+        while twin.events.get(timeout=WAIT_S)[0] != "prompt":
+            pass
+        link = BoardLink(str(twin.link), time_scale=SCALE)
+        with pytest.raises(BoardAtPrompt, match=r"^the board on '.*' is at the MicroPython prompt instead of running "
+                                                r"the buzzer firmware .*: unplug it and plug it in again, or flash it"):
+            link.start(WAIT_S)
+        assert link.counters.protocol_errors == 1
+    finally:
+        twin.close()
 
 
 def test_a_watchdog_reset_boots_the_board_again_like_the_chip(tmp_path: Path, micropython: str) -> None:

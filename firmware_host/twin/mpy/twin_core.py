@@ -64,6 +64,10 @@ class Policy:
         self.collect_us = 10000  # what an explicit gc.collect() costs
         self.gc_gap_us = 50000  # an automatic collection needs a heap refilled since the last one
         self.bootsel = 0
+        # MicroPython's own start on the RP2040 before main.py's first line (runtime, USB, reading
+        # and compiling the firmware's ~51 KB of .py): with main.py's 500 ms BOOTSEL window, the
+        # 1.3 s from power-up to HELLO measured on the real rp2 port (FACTS.md).
+        self.boot_us = 800000
         self.write_cycles = 250  # per byte written to the link (CRC in Python, USB)
         self.machine = "Raspberry Pi Pico with RP2040"
         for part in text.split(","):
@@ -78,7 +82,8 @@ class Policy:
                 self.machine = value.replace("_", " ")
             elif key == "speed":
                 self.speed = float(value)
-            elif key in ("seed", "cost", "boot_cycle", "timer_hold_us", "gc_us", "collect_us", "gc_gap_us", "bootsel", "write_cycles"):
+            elif key in ("seed", "cost", "boot_cycle", "timer_hold_us", "gc_us", "collect_us", "gc_gap_us", "bootsel",
+                         "write_cycles", "boot_us"):
                 setattr(self, key, int(value))
             else:
                 raise ValueError("twin policy key %r is not known" % key)
@@ -278,13 +283,16 @@ class Core:
 
     def _pace(self, stop, ready):
         speed = self.policy.speed
-        if speed <= 0 or ready is None:
+        if speed <= 0:
             return
         real_ms = (stop - self._v_anchor) // int(CYCLES_PER_MS * speed)
         now_ms = _real_time.ticks_ms()
         left = _real_time.ticks_diff(_real_time.ticks_add(self._r_anchor, real_ms), now_ms)
         if left > 0:
-            ready(left)  # ahead of the PC's clock: sleep on the link (input ends the sleep)
+            if ready is None:
+                _real_time.sleep_ms(left)  # a sleep (the boot, time.sleep_ms) takes its time too
+            else:
+                ready(left)  # ahead of the PC's clock: sleep on the link (input ends the sleep)
         elif left < -20:  # behind (a slow PC): start afresh rather than rush to catch up
             self._v_anchor = stop
             self._r_anchor = now_ms
