@@ -262,7 +262,7 @@ def test_without_a_kiosk_f1_opens_the_settings_directly() -> None:
 
 # -- the button combination -------------------------------------------------------------------
 
-def test_the_combination_held_long_enough_opens_the_menu_and_the_presses_still_count(app: App) -> None:
+def test_the_combination_held_long_enough_opens_the_pin_keypad_and_the_presses_still_count(app: App) -> None:
     rig = rig_of(app)
     t = rig.t_ns
     rig.events += [CaughtPress(t, "fake"), Press(0, t + 200 * MS, "fake")]
@@ -274,7 +274,8 @@ def test_the_combination_held_long_enough_opens_the_menu_and_the_presses_still_c
     assert app.draw().screen == "join"
     rig.t_ns = t + 200 * MS + 3_000 * MS              # both held for combo_hold_ms
     app.poll()
-    assert app.draw().screen == "staff" and app.ui.staff_open
+    # A PIN is set: the keypad (typed with the seat buttons), never the menu itself (issue 21).
+    assert app.draw().screen == "pin" and app.ui.pin_buttons and not app.ui.staff_open
 
 
 def test_a_combination_held_too_short_does_not_open(app: App) -> None:
@@ -290,7 +291,7 @@ def test_a_combination_held_too_short_does_not_open(app: App) -> None:
     app.poll()
     rig.t_ns += 30 * S
     app.poll()
-    assert app.draw().screen == "join" and not app.ui.staff_open
+    assert app.draw().screen == "join" and not app.ui.staff_open and not app.ui.pin_open
 
 
 def test_the_keyboard_combination_opens_it_too(app: App) -> None:
@@ -300,6 +301,17 @@ def test_the_keyboard_combination_opens_it_too(app: App) -> None:
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q))         # seat 1
     rig.t_ns += 3 * S
     app.poll()
+    assert app.draw().screen == "pin"
+    app.handle(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE))
+    app.handle(pygame.event.Event(pygame.KEYUP, key=pygame.K_q))
+    # The keyboard seats type on it as the wired buttons do: Q turns the dial, T keeps, Space is OK.
+    rig.t_ns += SETTLE_NS
+    for digit in PIN:
+        for k in [pygame.K_q] * int(digit) + [pygame.K_t]:
+            app.handle(pygame.event.Event(pygame.KEYDOWN, key=k))
+            app.handle(pygame.event.Event(pygame.KEYUP, key=k))
+            rig.t_ns += 100 * MS
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE))
     assert app.draw().screen == "staff"
 
 

@@ -143,7 +143,9 @@ def texts(app: Runner) -> str:
 
 
 def hold_combo(app: Runner) -> None:
-    """Caught! and seat 1 pressed together and held for the combination's time."""
+    """Caught! and seat 1 pressed together and held for the combination's time: with a PIN set
+    that opens the PIN keypad (issue 21), where staff type PIN with the seat buttons (seat 1
+    turns the dial, seat 2 keeps the digit, Caught! is OK) and the menu opens."""
     rig = rig_of(app)
     t = rig.t_ns
     rig.events += [CaughtPress(t, rig.clock), Press(0, t + 100 * MS, rig.clock)]
@@ -153,6 +155,19 @@ def hold_combo(app: Runner) -> None:
     rig.t_ns += 200 * MS
     rig.events += [CaughtRelease(rig.t_ns, rig.clock), Release(0, rig.t_ns, rig.clock)]
     app.poll()
+    if not app.ui.pin_open:
+        return
+    app.draw()
+    rig.t_ns += SETTLE_NS
+    for seat in [s for digit in PIN for s in [0] * int(digit) + [1]] + [None]:
+        rig.t_ns += 100 * MS
+        press = CaughtPress(rig.t_ns, rig.clock) if seat is None else Press(seat, rig.t_ns, rig.clock)
+        release = CaughtRelease(rig.t_ns + 50 * MS, rig.clock) if seat is None else Release(seat, rig.t_ns + 50 * MS,
+                                                                                            rig.clock)
+        rig.events += [press, release]
+        rig.t_ns += 50 * MS
+        app.poll()
+        app.draw()
 
 
 def show_game(app: Runner, game_id: str) -> None:
@@ -316,6 +331,21 @@ def test_the_button_combination_opens_the_staff_menu_over_a_preset_and_leads_bac
     assert app.race.session.phase is Phase.READY and app.race.session.results == ()
     rig.t_ns = t + 100 * MS + HOLD_MS * MS
     app.poll()
+    assert app.draw().screen == "pin"                 # a PIN is set: the keypad, never the menu
+    rig.t_ns += 200 * MS
+    rig.events += [CaughtRelease(rig.t_ns, rig.clock), Release(0, rig.t_ns, rig.clock)]
+    app.poll()
+    app.draw()
+    rig.t_ns += SETTLE_NS
+    for seat in [s for digit in PIN for s in [0] * int(digit) + [1]]:    # typed with the seat buttons
+        rig.t_ns += 100 * MS
+        rig.events += [Press(seat, rig.t_ns, rig.clock), Release(seat, rig.t_ns + 50 * MS, rig.clock)]
+        rig.t_ns += 50 * MS
+        app.poll()
+    rig.events += [CaughtPress(rig.t_ns, rig.clock), CaughtRelease(rig.t_ns + 50 * MS, rig.clock)]   # OK
+    rig.t_ns += 50 * MS
+    app.poll()
+    assert app.race.session.phase is Phase.READY      # the keypad's Caught! started no race
     frame = app.draw()
     assert frame.screen == "staff"
     acts = {s.act.kind for s in frame.hotspots}

@@ -4,13 +4,16 @@ kiosk's input, screen, fonts and sounds, with the kiosk's staff gate around it.
 The gate is the card game's: F1 or Tab (or a ``settings`` tap; both in the race screen's key
 table, :data:`.keys.KIOSK_KEYS`) open the PIN keypad, checked by
 the kiosk's lock (rate-limited, the count of wrong PINs kept over restarts), and the Caught!
-button held with seat 1's button for ``combo_hold_ms`` opens the staff menu. The menu here is
+button held with seat 1's button for ``combo_hold_ms`` opens the same keypad, typed with the
+seat buttons (:func:`~..ui.console.seat_pad_act`; the staff menu itself when no PIN is set;
+nothing with ``[staff] combo = false``). The menu here is
 smaller: the table game (back to Cheating Moth, or another preset), how many players race, the
 volume, the language, and shutting down; it locks again after ``STAFF_IDLE_NS`` untouched. Esc
 never quits: a café's rig is not quit from a keyboard.
 
 The race screen drains the adapter itself, so the adapter it gets shows each record to the
-combination first (:class:`_Watched`). A race armed or running while both combination buttons
+combination first (:class:`_Watched`), and keeps from the race what the keypad took (a press
+typed on it, and that press's release; the Caught! button is OK there, not a race's start). A race armed or running while both combination buttons
 are down is called off (nothing of it counts): the red button that starts a race is one of them,
 and a seat held through arming would otherwise be judged a false start.
 
@@ -30,6 +33,7 @@ import pygame
 from ...controller.effects import Leds, Light
 from ...controller.inputs import Input
 from ...i18n import LANGUAGES
+from ...inputs import CaughtPress, CaughtRelease, Press, Release
 from ...i18n.lookup import render
 from ...messages import Message
 from ...referee.session import CallOff, Phase
@@ -38,9 +42,9 @@ from ..cmd_referee import names_for
 from ..kiosk import Kiosk, TableGame
 from ..ui.actions import Act
 from ..ui.adapters import AdapterProxy, ClockShift, Detected, InputAdapter
-from ..ui.console import Console, pin_key
+from ..ui.console import Console, pin_key, seat_pad_act
 from ..ui.fonts import Fonts
-from ..ui.loop import STAFF_IDLE_NS, change_volume, pin_ok, switch_game
+from ..ui.loop import STAFF_IDLE_NS, change_volume, open_keypad, pin_ok, switch_game
 from ..ui.paint import Painter
 from ..ui.render import Frame
 from ..ui.screens_staff import RacesStaffView, draw_races_staff
@@ -56,19 +60,21 @@ MS = 1_000_000
 PAGES = ("menu", "confirm-shutdown")
 
 
+#: The Caught! button's key among the buttons the keypad holds (seats are 0…N-1).
+CAUGHT = -1
+
+
 class _Watched(AdapterProxy):
     """The kiosk's input adapter as the race screen sees it, with each record it drains shown
-    to ``seen`` first (the staff combination), then passed on unchanged."""
+    to ``seen`` first (the staff combination and the keypad), then passed on unless ``seen``
+    took it (True)."""
 
-    def __init__(self, adapter: InputAdapter, seen: Callable[[object], None]) -> None:
+    def __init__(self, adapter: InputAdapter, seen: Callable[[object], bool]) -> None:
         super().__init__(adapter)
         self._seen = seen
 
     def drain(self) -> list[Any]:
-        records = list(self._adapter.drain())
-        for record in records:
-            self._seen(record)
-        return records
+        return [record for record in list(self._adapter.drain()) if not self._seen(record)]
 
 
 class KioskRaces:
@@ -98,6 +104,8 @@ class KioskRaces:
         self.console.staff = self.staff_act
         self.combo = Combo(hold_ns=config.combo_hold_ms * MS)
         self.watched = _Watched(self.adapter, self.combo_edge)
+        self.pad_since_ns: int | None = None   # when the keypad the combination opened was first drawn
+        self.pad_held: set[int] = set()        # buttons whose press the keypad took (CAUGHT: the red one)
         self.quit = False
         self.resumed = False          # a race session starts afresh (the card game's log resumes)
         self.frame: Frame | None = None
@@ -134,11 +142,49 @@ class KioskRaces:
 
     # -- the staff gate ------------------------------------------------------------------------
 
-    def combo_edge(self, edge: object, now: int | None = None) -> None:
-        """The Caught! button and seat 1's button held together open the staff menu."""
+    def combo_edge(self, edge: object, now: int | None = None) -> bool:
+        """The Caught! button and seat 1's button held together open the PIN keypad (the staff
+        menu when no PIN is set); ``[staff] combo = false``: nothing. The edge is first the
+        keypad's (:meth:`seat_pad`); True: it took it, and the race does not see it."""
+        taken = self.seat_pad(edge)
+        if not self.kiosk.config.staff_combo:
+            return taken
         self.combo, fired = self.combo.seen(edge, now)
         if fired:
+            self.combo_held()
+        return taken
+
+    def combo_held(self) -> None:
+        if self.kiosk.lock is None:
             self.open_staff()
+            return
+        open_keypad(self.kiosk, self.ui)
+        self.last_activity_ns = self.adapter.now_ns()
+
+    def seat_pad(self, edge: object) -> bool:
+        """A button on the keypad the combination opened: while it is up and no race is armed or
+        running (a race owns every edge), a press is the keypad's once the keypad has been on
+        the screen for the settle time, and dropped before (the Caught! button must not start a
+        race under it); a press the keypad took has its release taken too."""
+        if isinstance(edge, (Release, CaughtRelease)):
+            held = edge.player if isinstance(edge, Release) else CAUGHT
+            if held in self.pad_held:
+                self.pad_held.discard(held)
+                return True
+            return False
+        ui = self.ui
+        if (not isinstance(edge, (Press, CaughtPress)) or not (ui.pin_open and ui.pin_buttons)
+                or self.race.session.phase in (Phase.ARMED, Phase.RUNNING)):
+            return False
+        self.pad_held.add(edge.player if isinstance(edge, Press) else CAUGHT)
+        if self.pad_since_ns is None or edge.t_ns - self.pad_since_ns < self.settle_ns:
+            return True
+        now = self.adapter.now_ns()
+        act = seat_pad_act(edge, ui, now)
+        if act is not None:
+            self.last_activity_ns = now
+            self.act(act)
+        return True
 
     def open_staff(self) -> None:
         self.ui.close_staff()
@@ -257,6 +303,10 @@ class KioskRaces:
 
     def draw(self) -> Frame:
         now = self.adapter.now_ns()
+        if not (self.ui.pin_open and self.ui.pin_buttons):
+            self.pad_since_ns = None
+        elif self.pad_since_ns is None:
+            self.pad_since_ns = now       # the keypad's presses count once it has settled
         if self.overlay:
             p = Painter(self.surface, self.fonts, self.ui.lang)
             screen = draw_races_staff(p, RacesStaffView(self.ui, now, self.players, self.game.low, self.game.high))

@@ -29,7 +29,7 @@ from ...variants import Rules
 from . import keyboard
 from .actions import Act, Hotspot
 from .render import Frame
-from .state import PENALTY_FIELDS, PIN_DIGITS, RESULT_SCREENS, UiState
+from .state import DIAL_DELETE, DIAL_SEAT, KEEP_SEAT, PENALTY_FIELDS, PIN_DIGITS, RESULT_SCREENS, UiState
 
 #: Keyboard seats 1-7 (far apart, so several people can share one keyboard), by seat.
 SEAT_KEYS: tuple[int, ...] = (pygame.K_q, pygame.K_t, pygame.K_p, pygame.K_z, pygame.K_b, pygame.K_j, pygame.K_w)
@@ -355,6 +355,7 @@ class Console:
             if ui.locked and not ui.staff_open:
                 ui.pin_open = True       # guests meet the PIN keypad, never the settings
                 ui.pin_entry = ""
+                ui.pin_buttons = False   # a touch or a key opened it: the seat buttons do not type
             else:
                 ui.settings_open = True
         elif k == "back":
@@ -377,7 +378,19 @@ class Console:
         elif k == "pin_clear":
             ui.pin_entry = ""
             ui.pin_note = None
+        elif k == "pin_dial" and ui.pin_open and ui.pin_buttons:
+            ui.pin_dial = (ui.pin_dial + 1) % (DIAL_DELETE + 1)
+            ui.pin_note = None
+        elif k == "pin_keep" and ui.pin_open and ui.pin_buttons:
+            if ui.pin_dial == DIAL_DELETE:
+                ui.pin_entry = ui.pin_entry[:-1]     # the dial stays on Delete: press again, erase again
+            elif len(ui.pin_entry) < PIN_DIGITS:
+                ui.pin_entry += str(ui.pin_dial)
+                ui.pin_dial = 0
+            ui.pin_note = None
         elif k == "pin_ok" or k.startswith("staff_"):
+            if k == "pin_ok":
+                ui.pin_dial = 0
             allowed = ui.pin_open if k == "pin_ok" else ui.staff_open
             return self.staff(act) if self.staff is not None and allowed else []
         else:
@@ -491,6 +504,26 @@ def pin_key(key: int) -> Act | None:
         return Act("pin_clear")
     if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
         return Act("pin_ok")
+    return None
+
+
+def seat_pad_act(edge: object, ui: UiState, now_ns: int) -> Act | None:
+    """What a button's edge does on the PIN keypad the button combination opened (the rig may
+    have no touchscreen): seat 1 turns the dial, seat 2 keeps its digit (or, on Delete, erases
+    the last), the Caught! button is OK, or back when nothing is typed. Presses only: the
+    combination's own buttons, let go after it opened the keypad, type nothing. While the
+    wrong-PIN wait runs the keypad takes nothing; the Caught! button still leaves it.
+    None: the edge means nothing here (another seat, a release, another keypad)."""
+    if not (ui.pin_open and ui.pin_buttons):
+        return None
+    waiting = now_ns < ui.pin_until_ns
+    if isinstance(edge, CaughtPress):
+        return Act("pin_ok") if ui.pin_entry and not waiting else Act("back")
+    if isinstance(edge, Press) and not waiting:
+        if edge.player == DIAL_SEAT:
+            return Act("pin_dial")
+        if edge.player == KEEP_SEAT:
+            return Act("pin_keep")
     return None
 
 

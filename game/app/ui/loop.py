@@ -16,8 +16,10 @@ down for a while, attract mode plays a simulated game on screen until a button i
 
 In a café (``kiosk``) the settings are behind the staff gate: F1, Tab and the settings button
 open a PIN keypad (``kiosk.try_pin``, rate-limited), and the Caught! button held together with
-seat 1's button (seat 0) for ``combo_hold_ms`` opens the staff menu too (those presses still
-reach the controller). Staff changes go to ``kiosk.change`` (kept in ``staff.toml``); timings
+seat 1's button (seat 0) for ``combo_hold_ms`` opens the same keypad, typed with the seat
+buttons (a rig may have no touchscreen), or the staff menu itself when no PIN is set (those
+presses still reach the controller); ``[staff] combo = false`` turns the combination off.
+Staff changes go to ``kiosk.change`` (kept in ``staff.toml``); timings
 apply from the next game. Staff may switch the table to a referee race preset ("Table game"):
 the loop ends and the kiosk runs the preset in its place (``cmd_kiosk.run_kiosk``), the game in
 progress kept in its log for when the table comes back. Attract mode shows the leaderboard,
@@ -53,7 +55,7 @@ from ..tablelog import TableLog, clock_shift_ns
 from .actions import Act
 from .adapters import LIGHTS, ClockShift, Detected
 from .common import Scene
-from .console import Console
+from .console import Console, seat_pad_act
 from .demo import Demo
 from .fonts import Fonts
 from .glass import SETTLE_NS, Glass, Presented, identity
@@ -94,7 +96,7 @@ def pin_ok(kiosk: Kiosk, ui: UiState, now: int) -> bool:
         ui.pin_note = "ui_pin_wait"          # refused without checking
         return False
     if kiosk.lock is None:
-        ui.pin_note = "ui_pin_none"
+        ui.pin_note = "ui_pin_none" if kiosk.config.staff_combo else "ui_pin_none_off"
         return False
     opened, wait = kiosk.try_pin(entry, now)
     if opened:
@@ -103,6 +105,22 @@ def pin_ok(kiosk: Kiosk, ui: UiState, now: int) -> bool:
     ui.pin_until_ns = now + wait if wait else 0   # a wait this PIN started, or one kept over a restart
     ui.pin_note = "ui_pin_wait" if ui.pin_until_ns else "ui_pin_wrong"
     return False
+
+
+def open_keypad(kiosk: Kiosk, ui: UiState) -> None:
+    """The button combination held with a PIN set: the PIN keypad, typed with the seat buttons
+    (``console.seat_pad_act``), never the menu itself. A wait of wrong PINs already running is
+    shown at once (the keypad checks nothing until it is over). The staff menu already open
+    stays open, and a keypad already up keeps what was typed. Shared by both kiosk games."""
+    if ui.staff_open:
+        return
+    if not ui.pin_open:
+        ui.close_staff()
+        ui.pin_open = True
+    ui.pin_buttons = True
+    lock = kiosk.lock
+    if lock is not None and lock.locked_until_ns:
+        ui.pin_until_ns = max(ui.pin_until_ns, lock.locked_until_ns)
 
 
 def change_volume(kiosk: Kiosk, ui: UiState, sounds: Sounds, delta: int) -> None:
@@ -456,12 +474,46 @@ class App:
 
     def combo_edge(self, edge: object, now: int | None = None) -> None:
         """Feed the button combination (Caught! + seat 0) an edge, or the time: held long
-        enough, it opens the staff menu."""
-        if self.combo is None:
+        enough, it opens the PIN keypad (the staff menu when no PIN is set). The edge is first
+        the keypad's, if the combination opened it (:meth:`seat_pad`); a keypad left alone for
+        ``STAFF_IDLE_NS`` closes. ``[staff] combo = false``: the combination does nothing."""
+        if self.combo is None or self.kiosk is None:
+            return
+        self.seat_pad(edge)
+        if now is not None and self.ui.pin_open and now - self.last_activity_ns >= STAFF_IDLE_NS:
+            self.ui.close_staff()               # nobody at the keypad: the table is the guests' again
+        if not self.kiosk.config.staff_combo:
             return
         self.combo, fired = self.combo.seen(edge, now)
         if fired:
+            self.combo_held()
+
+    def combo_held(self) -> None:
+        """The combination held long enough: the keypad, or the menu when there is no PIN to
+        ask for (the kiosk's notes say so when a PIN file could not be read)."""
+        assert self.kiosk is not None
+        if self.kiosk.lock is None:
             self.open_staff()
+            return
+        open_keypad(self.kiosk, self.ui)
+        self.wake_up()
+
+    def seat_pad(self, edge: object) -> None:
+        """A button's press on the keypad the combination opened, placed by its stamp as the
+        glass places every press: pressed while the keypad was on the glass and had settled,
+        and not while a race is on (the race owns every edge; the glass drops the press from
+        the game, the keypad being a screen where buttons are nothing to the table)."""
+        if not (isinstance(edge, (Press, CaughtPress)) and self.ui.pin_open and self.ui.pin_buttons):
+            return
+        shown, top = self.glass.at(edge.t_ns), self.glass.top
+        if (shown is None or top is None or shown.serial != top.serial or shown.screen != "pin"
+                or edge.t_ns - shown.since_ns < self.glass.settle_ns or self.table.stage is Stage.RACE):
+            return
+        now = self.adapter.now_ns()
+        act = seat_pad_act(edge, self.ui, now)
+        if act is not None:
+            self.last_activity_ns = now
+            self.console.gate(act)
 
     def open_staff(self) -> None:
         assert self.kiosk is not None

@@ -21,7 +21,7 @@ from .actions import Act
 from .common import Scene, header, regions
 from .paint import Painter
 from .screens_ask import ask_body
-from .state import PIN_DIGITS, STAFF_TIMINGS, VOLUME_STEP, BoardView, UiState
+from .state import DIAL_DELETE, DIAL_SEAT, KEEP_SEAT, PIN_DIGITS, STAFF_TIMINGS, VOLUME_STEP, BoardView, UiState
 
 S = 1_000_000_000
 
@@ -54,6 +54,9 @@ def draw_pin(p: Painter, s: Scene) -> None:
 
 def pin_pad(p: Painter, ui: UiState, now_ns: int, body: pygame.Rect) -> None:
     """The keypad, what was typed and the note beside it, in ``body`` (any screen's frame)."""
+    if ui.pin_buttons:
+        button_pad(p, ui, now_ns, body)
+        return
     waiting = now_ns < ui.pin_until_ns
     if p.portrait:
         info = pygame.Rect(body.x, body.y, body.width, body.height * 2 // 5)
@@ -85,16 +88,67 @@ def pin_pad(p: Painter, ui: UiState, now_ns: int, body: pygame.Rect) -> None:
     back_h = p.px(90 if p.portrait else 56)
     back = pygame.Rect(info.right - p.px(180), info.bottom - back_h, p.px(180), back_h)
     note = pygame.Rect(info.x, entry.bottom, info.width, back.y - entry.bottom)
-    if waiting:
-        seconds = max(0, -(-(ui.pin_until_ns - now_ns) // S))
-        said, colour = p.t("ui_pin_wait", seconds=seconds), theme.BAD
-    elif ui.pin_note == "ui_pin_wrong":
-        said, colour = p.t("ui_pin_wrong"), theme.BAD
-    elif ui.pin_note == "ui_pin_none":
-        said, colour = p.t("ui_pin_none"), theme.WARN   # never says which buttons: guests read it
-    else:
-        said, colour = p.t("ui_pin_hint"), theme.DIM
+    said, colour = pin_note(p, ui, now_ns)
     p.text(said, note.inflate(-p.px(4), -p.px(8)), 24, colour)
+    p.button(back, p.t("ui_back"), Act("back"), px=24)
+
+
+def pin_note(p: Painter, ui: UiState, now_ns: int) -> tuple[str, tuple[int, int, int]]:
+    """Why the last PIN did not open (or the wait still running), else the hint, and its ink."""
+    if now_ns < ui.pin_until_ns:
+        seconds = max(0, -(-(ui.pin_until_ns - now_ns) // S))
+        return p.t("ui_pin_wait", seconds=seconds), theme.BAD
+    if ui.pin_note == "ui_pin_wrong":
+        return p.t("ui_pin_wrong"), theme.BAD
+    if ui.pin_note in ("ui_pin_none", "ui_pin_none_off"):
+        return p.t(ui.pin_note), theme.WARN      # never says which buttons: guests read it
+    return p.t("ui_pin_hint"), theme.DIM
+
+
+def button_pad(p: Painter, ui: UiState, now_ns: int, body: pygame.Rect) -> None:
+    """The keypad the button combination opened, for a rig that may have no touchscreen: what
+    was typed (a dot per digit kept, then the dial), one row per button saying what it does
+    (seat 1 turns the dial, seat 2 keeps its digit, the Caught! button is OK or back), why the
+    last PIN did not open or how long the wait still runs, and Back for a finger. While the
+    wait runs the seat rows are greyed out: the keypad takes nothing."""
+    waiting = now_ns < ui.pin_until_ns
+    gap = p.px(6)
+    bottom_h = p.px(90 if p.portrait else 56)
+    row_h = (body.height - bottom_h - 4 * gap) // 4
+    entry = pygame.Rect(body.x, body.y, body.width, row_h)
+    p.fill(theme.PANEL, entry, radius=8)
+    # The digits kept as dots (never shown), then the dial's digit (or Delete) in a box.
+    dial = p.t("ui_key_delete") if ui.pin_dial == DIAL_DELETE else str(ui.pin_dial)
+    dial_w = max(min(entry.height, p.px(80)), p.px(200) if ui.pin_dial == DIAL_DELETE else 0)
+    dot_gap = min(p.px(34), (entry.width - dial_w) // (PIN_DIGITS + 2))
+    dots_w = dot_gap * len(ui.pin_entry)
+    x0 = entry.centerx - (dots_w + dial_w) // 2
+    for i in range(len(ui.pin_entry)):
+        pygame.draw.circle(p.surface, theme.WARN, (x0 + i * dot_gap + dot_gap // 2, entry.centery),
+                           max(3, dot_gap // 3))
+    box = pygame.Rect(x0 + dots_w, entry.y, dial_w, entry.height).inflate(-p.px(6), -p.px(6))
+    p.fill(theme.PANEL_HI if not waiting else theme.PANEL, box, radius=8)
+    p.frame(theme.DIM if waiting else theme.WARN, box, radius=8)
+    p.text(dial, box.inflate(-p.px(8), -p.px(4)), 34 if ui.pin_dial != DIAL_DELETE else 24,
+           theme.DIM if waiting else theme.WARN)
+    # One row per button: the button's name on its colour, then what it does here.
+    delete = p.t("ui_key_delete")
+    rows = ((theme.seat_colour(DIAL_SEAT), p.t("ui_seat", seat=DIAL_SEAT + 1), p.t("ui_pad_dial", delete=delete),
+             not waiting),
+            (theme.seat_colour(KEEP_SEAT), p.t("ui_seat", seat=KEEP_SEAT + 1), p.t("ui_pad_keep", delete=delete),
+             not waiting),
+            (theme.CAUGHT, p.t("ui_caught"), p.t("ui_pad_back" if waiting else "ui_pad_ok"), True))
+    label_w = min(p.px(180), body.width // 3)
+    for i, (colour, name, does, on) in enumerate(rows):
+        row = pygame.Rect(body.x, entry.bottom + gap + i * (row_h + gap), body.width, row_h)
+        chip = pygame.Rect(row.x, row.y, label_w, row.height)
+        p.fill(colour if on else theme.PANEL_HI, chip, radius=8)
+        p.text(name, chip.inflate(-p.px(8), -p.px(4)), 24, theme.BLACK if on else theme.DIM, cut=True)
+        p.text(does, pygame.Rect(chip.right + p.px(12), row.y, row.right - chip.right - p.px(12), row.height),
+               22, theme.TEXT if on else theme.DIM, align="left")
+    note, back = _bottom_row(p, pygame.Rect(body.x, body.bottom - bottom_h, body.width, bottom_h))
+    said, colour = pin_note(p, ui, now_ns)
+    p.text(said, note.inflate(-p.px(4), -p.px(4)), 22, colour, align="left")
     p.button(back, p.t("ui_back"), Act("back"), px=24)
 
 

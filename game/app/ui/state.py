@@ -39,6 +39,12 @@ PENALTY_FIELDS = ("moths", "actions", "numbers")
 #: settings screen (``settings_open``) reached from the menu.
 STAFF_PAGES = ("menu", "timings", "deck", "confirm-reset", "confirm-end", "confirm-shutdown")
 PIN_DIGITS = 8
+#: The PIN keypad without a touchscreen (opened by the button combination): seat 1's button
+#: turns a dial through the digits 0-9 and then "Delete" (DIAL_DELETE), seat 2's button keeps
+#: the digit shown (or, on Delete, erases the last one kept), the Caught! button is OK. Three
+#: buttons every rig has, each press one step, no timing: staff can do it slowly and carefully.
+DIAL_SEAT, KEEP_SEAT = 0, 1
+DIAL_DELETE = 10
 #: The race timings staff may change (RigConfig fields) and the step of one tap on - or +.
 STAFF_TIMINGS: tuple[tuple[str, int], ...] = (
     ("fore_period_min_ms", 100), ("fore_period_max_ms", 100), ("race_timeout_ms", 250),
@@ -122,6 +128,8 @@ class UiState:
     pin_entry: str = ""                      # digits typed (shown as dots)
     pin_note: str | None = None              # catalog key: why the last PIN did not open
     pin_until_ns: int = 0                    # wrong PINs: no PIN is checked before this
+    pin_buttons: bool = False                # the keypad was opened by the button combination: seats type
+    pin_dial: int = 0                        # the digit seat 1 turns to (DIAL_DELETE: erase)
     staff_page: str | None = None            # one of STAFF_PAGES while the staff menu is open
     rig: RigConfig | None = None             # the café's config as the staff menu shows it
     volume: int = 80                         # percent
@@ -140,6 +148,8 @@ class UiState:
         self.pin_open = False
         self.pin_entry = ""
         self.pin_note = None
+        self.pin_buttons = False
+        self.pin_dial = 0
         self.game_choice = None
 
     def shown_game(self) -> TableGame | None:
