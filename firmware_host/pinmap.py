@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.bounded import BadInput, Unreadable, read_file
+
 from .errors import BadPinMap
 from .pinmap_board import BoardPins, parse_board, shown
 
@@ -128,17 +130,25 @@ class PinMap:
         return tuple(p for p in leds if p is not None)
 
 
+#: A pin map is a screenful of lines (the shipped one is about 3 KB with its comments): a larger
+#: file is not a pin map, and is refused before it is read (``pins = "/dev/zero"`` must not fill
+#: the memory).
+MAX_PINMAP_BYTES = 64 * 1024
+
+
 def load_pinmap(path: str | Path = DEFAULT_PINMAP_PATH) -> PinMap:
-    """Read and validate a pin map file."""
+    """Read and validate a pin map file. Reading is bounded (game/bounded.py): a FIFO, a device
+    (a tty, ``/dev/zero``) or a folder is refused by name without waiting on it, a symbolic link
+    loop is named, and a file over :data:`MAX_PINMAP_BYTES` is refused before it is read."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except (OSError, ValueError) as e:  # ValueError: a path with a NUL byte
-        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise BadPinMap(
-            f"pin map {str(p)!r} cannot be read ({why}): pass a TOML pin map such as "
-            f"{str(DEFAULT_PINMAP_PATH)!r}"
-        ) from e
+        raw = read_file(p, MAX_PINMAP_BYTES, f"pin map {str(p)!r}",
+                        f"pass a TOML pin map such as {str(DEFAULT_PINMAP_PATH)!r}")
+    except Unreadable as e:
+        raise BadPinMap(f"pin map {str(p)!r} cannot be read ({e.why}): pass a TOML pin map such as "
+                        f"{str(DEFAULT_PINMAP_PATH)!r}") from None
+    except BadInput as e:
+        raise BadPinMap(str(e)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -3,7 +3,9 @@
 Whatever a file holds, reading it costs a bounded amount of memory and time and every refusal
 is one line of at most :data:`MESSAGE_CHARS` characters naming the file and what would be valid:
 
-- size: at most ``limit`` bytes are read; a larger file is refused, never read whole;
+- kind: regular files only; a FIFO, a device (``/dev/zero``, a tty), a folder or a socket is
+  refused by name without being read or waited on, and a symbolic link loop is named as such;
+- size: at most ``limit`` bytes are read; a larger file is refused before it is read;
 - text: UTF-8 only, the first bad byte named;
 - JSON: a key twice in one object is refused (``json`` keeps the last one silently), as are
   ``NaN``/``Infinity`` (not JSON);
@@ -17,13 +19,17 @@ The checks on the decoded tree name where the bad value is, e.g. ``edges[3].t_ns
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
 import reprlib
+import stat
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
 
 from .errors import GameError
 
@@ -81,17 +87,104 @@ def _size(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
-def read_file(path: str | Path, limit: int, what: str) -> bytes:
-    """The bytes of a file of at most ``limit`` bytes; anything else is :class:`BadInput`
-    (``what`` names the file, e.g. ``"pin map 'pins.toml'"``)."""
+class Unreadable(BadInput):
+    """The file is there (or may be) but the system will not give its bytes: no permission, an
+    I/O error of a failing card, a name too long. ``why`` is the system's reason, for a caller
+    that says who should fix what in a sentence of its own."""
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why or message
+
+
+class MissingFile(Unreadable):
+    """The file does not exist: for an optional file, a caller tells this from the refusals."""
+
+
+#: How a file that is not a regular file is named in a refusal (the ``stat`` type bits).
+_KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a block device (a disk)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+#: Opening never waits (a FIFO without a writer, a serial line without carrier) and never makes
+#: a terminal the process's controlling one; the descriptor is not inherited by a child.
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _not_regular(what: str, mode: int, hint: str | None) -> BadInput:
+    return BadInput(f"{what} is {_kind(mode)}, not a file: {hint or 'name a regular file'}")
+
+
+def _too_large(what: str, limit: int, hint: str | None = None) -> str:
+    return (f"{what} is larger than {_size(limit)}, the most it may hold: "
+            f"{hint or 'check that it is the right file'}")
+
+
+def _refusal(exc: OSError, what: str) -> BadInput:
+    """An ``OSError`` of opening or reading a file as one sentence naming it."""
+    if exc.errno == errno.ELOOP:
+        return BadInput(f"{what} is a symbolic link loop (it leads back to itself): point it at a file")
+    refusal = MissingFile if exc.errno == errno.ENOENT else Unreadable
+    why = exc.strerror or str(exc)
+    return refusal(f"cannot read {what}: {why}", why)
+
+
+class _NotRegular(Exception):
+    def __init__(self, mode: int) -> None:
+        super().__init__(mode)
+        self.mode = mode
+
+
+def open_regular(path: str | Path, limit: int, what: str, hint: str | None = None) -> BinaryIO:
+    """``path`` open for reading once it is known to be a regular file of at most ``limit``
+    bytes. A FIFO, a device (``/dev/zero``, a tty), a folder or a socket is refused by name
+    without being read or waited on, a symbolic link loop is named as one (a link to a file is
+    followed), and a larger file is refused before a byte is read; ``hint`` says what to give
+    instead. Every refusal is :class:`BadInput` (:class:`Unreadable`, :class:`MissingFile`:
+    the system's own refusal)."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(limit + 1)  # one byte more than allowed tells a file too large
+        # Looked at before it is opened: opening a device can itself do something (a serial
+        # port's modem lines, a tape's rewind); fstat after opening closes the race with a swap.
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise _NotRegular(mode)
+        fd = os.open(path, _OPEN_FLAGS)
+    except _NotRegular as exc:
+        raise _not_regular(what, exc.mode, hint) from None
     except OSError as exc:
-        raise BadInput(f"cannot read {what}: {exc.strerror or exc}") from None
+        raise _refusal(exc, what) from None
     except ValueError as exc:  # a path with a NUL byte
         raise BadInput(f"cannot read {what}: {exc}") from None
-    return _within(data, limit, what)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _not_regular(what, info.st_mode, hint)
+        if info.st_size > limit:
+            raise BadInput(_too_large(what, limit, hint))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_file(path: str | Path, limit: int, what: str, hint: str | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (see :func:`open_regular`);
+    anything else is :class:`BadInput` (``what`` names the file, e.g. ``"pin map 'pins.toml'"``)."""
+    with open_regular(path, limit, what, hint) as file:
+        try:
+            data = file.read(limit + 1)  # one byte more than allowed tells a file that grew too large
+        except OSError as exc:  # EIO from a failing card
+            raise _refusal(exc, what) from None
+    if len(data) > limit:
+        raise BadInput(_too_large(what, limit, hint))
+    return data
 
 
 def read_stream(stream: IO[bytes] | IO[str], limit: int, what: str) -> bytes:
@@ -102,7 +195,7 @@ def read_stream(stream: IO[bytes] | IO[str], limit: int, what: str) -> bytes:
 
 def _within(raw: bytes, limit: int, what: str) -> bytes:
     if len(raw) > limit:
-        raise BadInput(f"{what} is larger than {_size(limit)}, the most it may hold: check that it is the right file")
+        raise BadInput(_too_large(what, limit))
     return raw
 
 
@@ -213,12 +306,12 @@ def check_tree(data: object, what: str, things: str = "lists or objects") -> Non
                            "use a finite number")
 
 
-def read_json_file(path: str | Path, limit: int, what: str) -> object:
+def read_json_file(path: str | Path, limit: int, what: str, hint: str | None = None) -> object:
     """A JSON file of at most ``limit`` bytes, decoded within the bounds."""
-    return load_json(utf8(read_file(path, limit, what), what), what)
+    return load_json(utf8(read_file(path, limit, what, hint), what), what)
 
 
-def read_toml_file(path: str | Path, limit: int, what: str) -> dict[str, Any]:
+def read_toml_file(path: str | Path, limit: int, what: str, hint: str | None = None) -> dict[str, Any]:
     """A TOML file of at most ``limit`` bytes, decoded within the bounds."""
-    return load_toml(utf8(read_file(path, limit, what), what), what)
+    return load_toml(utf8(read_file(path, limit, what, hint), what), what)
 

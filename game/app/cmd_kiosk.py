@@ -101,13 +101,14 @@ def run(args: argparse.Namespace) -> int:
 def load_config(path: str, notes: list[str]) -> RigConfig:
     """The café's config file, or the defaults with a sentence on ``notes`` saying why: a kiosk
     must reach a screen whatever the file holds."""
-    from .rigconfig import RigConfig, load_rig_config
+    from .rigconfig import MissingConfig, RigConfig, load_rig_config
 
-    if not Path(path).exists():
-        log.warning("no config file at %s: running on defaults", path)
-        return RigConfig()
     try:
         return load_rig_config(path)
+    except MissingConfig:
+        # No file is a normal kiosk; a symbolic link loop or a FIFO in its place is a note below.
+        log.warning("no config file at %s: running on defaults", path)
+        return RigConfig()
     except GameError as exc:
         notes.append(f"config problem, running on defaults: {exc}")
     except (ValueError, TypeError, KeyError, RecursionError, MemoryError) as exc:

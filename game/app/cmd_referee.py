@@ -256,11 +256,22 @@ def _quiz_on_screen(args: argparse.Namespace, seats: int, seed: int, lang: str) 
     return 0
 
 
-def preset_dirs(args: argparse.Namespace) -> list[Path]:
+def preset_dirs(args: argparse.Namespace, notices: list[str] | None = None) -> list[Path]:
     """Where a café's own presets are looked for, after the shipped ones (a later folder's file
-    with the same id wins): the system's, the user's, then each ``--presets`` folder."""
-    config_home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return [CAFE_PRESETS, config_home / "cheating-moth" / "referee", *(Path(d) for d in args.presets or ())]
+    with the same id wins): the system's, the user's, then each ``--presets`` folder. Without a
+    home folder to be found (no ``$HOME`` and no entry in the user database) the user's is left
+    out with a sentence on ``notices``; a folder that cannot be read is said by ``load_presets``."""
+    theirs = [Path(d) for d in args.presets or ()]
+    config_home = os.environ.get("XDG_CONFIG_HOME")
+    if not config_home:
+        try:
+            config_home = str(Path.home() / ".config")
+        except (RuntimeError, KeyError, OSError):    # Path.home(): "Could not determine home directory"
+            if notices is not None:
+                notices.append("the user's referee presets (~/.config/cheating-moth/referee) are not read: "
+                               "there is no home folder; set HOME or XDG_CONFIG_HOME")
+            return [CAFE_PRESETS, *theirs]
+    return [CAFE_PRESETS, Path(config_home) / "cheating-moth" / "referee", *theirs]
 
 
 def _detect(args: argparse.Namespace, seats: int) -> Detected:
@@ -284,8 +295,9 @@ def _presets(args: argparse.Namespace) -> int:
     stderr). A preset named: played on the screen, or simulated headless."""
     from ..referee.presets import load_presets
 
-    found = load_presets(preset_dirs(args))
-    for notice in found.notices:
+    notices: list[str] = []
+    found = load_presets(preset_dirs(args, notices))
+    for notice in (*notices, *found.notices):
         print(f"note: {notice}", file=sys.stderr)
     lang = args.lang if args.lang and args.lang != "all" else "en"
     if args.list:

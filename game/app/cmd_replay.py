@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from typing import Any
 
+from ..bounded import BadInput, label, open_regular
 from ..engine import GameState, Phase
 from ..errors import BadLogLine
 from ..narrate import standings_table
 from ..replay import replay
 from .options import fail
+
+#: A whole game logged with its events is a few hundred kilobytes; a file past this is not one.
+MAX_LOG_BYTES = 64 * 1024 * 1024
 
 HELP = "re-apply a JSON-lines game log (commands, optionally their events) and print the standings"
 
@@ -23,9 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot read log {args.file!r}: {exc.strerror}")
+        # Bounded (game/bounded.py): a FIFO, a device or a folder named as the log is refused
+        # without waiting on it (a pipe comes in through '-'), a larger file before it is read.
+        stream = sys.stdin if args.file == "-" else io.TextIOWrapper(
+            open_regular(args.file, MAX_LOG_BYTES, f"log {label(args.file)}",
+                         "give a game log's file, or '-' to read stdin"), encoding="utf-8")
+    except BadInput as exc:
+        fail(str(exc))
     try:
         with stream:
             result = replay(stream)

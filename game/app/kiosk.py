@@ -44,7 +44,8 @@ from ..variants import Rules
 from .leaderboard import Fastest, FinishedGame, Leaderboard, Period, Row
 from .pinfile import read_pin_file
 from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
-from .rigconfig import _KEYS, CHEATING_MOTH, RigConfig, read_toml, rig_config_from, with_changes
+from .rigconfig import (_KEYS, CHEATING_MOTH, MissingConfig, RigConfig, read_toml, rig_config_from,
+                        with_changes)
 from .tablelog import LOG_SUFFIXES, TableLog, move_log
 
 if TYPE_CHECKING:
@@ -102,7 +103,9 @@ def load_table_presets(data: Path) -> Presets:
     preset's id replaces it). A bad file is left out with a notice; none stops the kiosk."""
     from .cmd_referee import preset_dirs
 
-    return load_presets(preset_dirs(argparse.Namespace(presets=[str(data / "referee")])))
+    notices: list[str] = []
+    found = load_presets(preset_dirs(argparse.Namespace(presets=[str(data / "referee")]), notices))
+    return Presets(found.presets, (*notices, *found.notices))
 
 
 @dataclass
@@ -444,13 +447,15 @@ def load_staff_overrides(path: str | Path, base: RigConfig | None = None,
     rules come back as ``rules`` with ``base``'s deck (pass the café's config so that its deck
     is kept)."""
     path = Path(path)
-    if not path.exists():
-        return {}
     try:
-        data = read_toml(path, "staff settings")
+        # Read within game/bounded.py's bounds: a FIFO or a device here is refused without
+        # waiting on it, a symbolic link loop is named (``exists()`` would call it no file).
+        data = read_toml(path, "staff settings", "delete it (the staff menu writes it)")
         if "deck" in data:
             raise BadConfig(f"{path} has a [deck] section: the deck is set in the config file only")
         checked = rig_config_from(data, str(path))
+    except MissingConfig:
+        return {}
     except BadConfig as exc:
         log.warning("staff settings in %s ignored: %s", path, exc)
         if notes is not None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import grp
 import os
 import secrets
-import tomllib
 from pathlib import Path
 
+from ..bounded import BadInput, MissingFile, Unreadable, load_toml, read_file, utf8
 from ..errors import BadConfig
 from ..staff import ITERATIONS, ITERATIONS_RANGE, PinHash
 
@@ -45,26 +45,23 @@ def render(pin_hash: PinHash) -> str:
 
 def read_pin_file(path: Path) -> PinHash | None:
     """The stored hash, ``None`` if there is no file; anything else wrong is a :class:`BadConfig`
-    naming the file and what is expected."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise BadConfig(f"cannot read the staff PIN file {str(path)!r} ({exc.strerror or exc}): "
-                        "it must be readable by the kiosk's group (set it again with "
-                        "'sudo cheating-moth staff-pin')") from None
+    naming the file and what is expected. Read within game/bounded.py's bounds: a FIFO, a device
+    or a folder in its place is refused without waiting on it, a larger file before it is read."""
     again = "set the PIN again with 'sudo cheating-moth staff-pin'"
-    if len(raw) > MAX_BYTES:
-        raise BadConfig(f"the staff PIN file {str(path)!r} is over {MAX_BYTES} bytes, which no PIN file "
-                        f"is: {again}")
+    what = f"the staff PIN file {str(path)!r}"
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise BadConfig(f"the staff PIN file {str(path)!r} is not valid TOML text ({exc}): {again}") from None
-    except RecursionError:   # 4 KiB of "[[[[" nests too deeply for the parser (found by the kiosk fuzz)
-        raise BadConfig(f"the staff PIN file {str(path)!r} nests too deeply to be a PIN file: {again}") from None
+        raw = read_file(path, MAX_BYTES, what, again)
+    except MissingFile:
+        return None
+    except Unreadable as exc:
+        raise BadConfig(f"cannot read the staff PIN file {str(path)!r} ({exc.why}): it must be readable by "
+                        f"the kiosk's group ({again})") from None
+    except BadInput as exc:
+        raise BadConfig(str(exc)) from None
+    try:
+        data = load_toml(utf8(raw, what), what)
+    except BadInput as exc:
+        raise BadConfig(f"{exc}; or {again}") from None
     algorithm, iterations = data.get("algorithm"), data.get("iterations")
     if algorithm != _ALGORITHM:
         raise BadConfig(f"the staff PIN file {str(path)!r} has algorithm {str(algorithm)[:40]!r}: "

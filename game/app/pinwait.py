@@ -16,6 +16,8 @@ import logging
 import os
 from pathlib import Path
 
+from ..bounded import BadInput, MissingFile, Unreadable, label, read_file
+
 NAME = "pin-wrong"
 #: A count is a few digits; a larger file is not one of ours and is not read whole.
 MAX_BYTES = 32
@@ -27,20 +29,24 @@ log = logging.getLogger("cheating-moth")
 
 
 def load_count(path: Path, notes: list[str]) -> int:
-    """The saved count (0 without a file); a damaged one is :data:`UNREADABLE` with a note."""
+    """The saved count (0 without a file); a damaged one is :data:`UNREADABLE` with a note. Read
+    within game/bounded.py's bounds: a FIFO or a device in its place is refused without waiting
+    on it (the kiosk reaches its first frame), a folder or a larger file is refused unread."""
+    waits = "the PIN keypad waits once before it checks a PIN"
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+        raw = read_file(path, MAX_BYTES, f"the wrong-PIN count {label(path)}", f"delete it; {waits}")
+    except MissingFile:
         return 0
-    except OSError as exc:
-        notes.append(f"the count of wrong staff PINs in {path} could not be read ({exc.strerror or exc}): "
-                     "the PIN keypad waits once before it checks a PIN")
+    except Unreadable as exc:
+        notes.append(f"the count of wrong staff PINs in {path} could not be read ({exc.why}): {waits}")
+        return UNREADABLE
+    except BadInput as exc:
+        notes.append(str(exc))
         return UNREADABLE
     text = raw.decode("ascii", "replace").strip()
-    if len(raw) > MAX_BYTES or not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdigit()):
         notes.append(f"the count of wrong staff PINs in {path} is damaged ({text[:20]!r}, not a whole "
-                     "number): the PIN keypad waits once before it checks a PIN")
+                     f"number): {waits}")
         return UNREADABLE
     return int(text)
 

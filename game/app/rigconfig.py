@@ -6,12 +6,13 @@ naming it and what would be valid."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ..bounded import BadInput, label, read_toml_file
+from ..bounded import BadInput, MissingFile, label, read_toml_file
 from ..config import rules_from_config
 from ..controller import TableSettings
 from ..errors import BadConfig
@@ -99,6 +100,11 @@ PIN_SALT_HEX = (16, 128)
 PIN_HASH_HEX = 64
 
 
+class MissingConfig(BadConfig):
+    """The file does not exist (the rig runs on its defaults); any other refusal, a symbolic
+    link loop or a dangling link among them, is a plain :class:`BadConfig` that names it."""
+
+
 def load_rig_config(path: str | Path) -> RigConfig:
     """Read and check a config file; every problem is a :class:`BadConfig` naming it."""
     return rig_config_from(read_toml(path, "config file"), str(path))
@@ -109,12 +115,17 @@ def load_rig_config(path: str | Path) -> RigConfig:
 MAX_CONFIG_BYTES = 256 * 1024
 
 
-def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+def read_toml(path: str | Path, what: str, hint: str | None = None) -> dict[str, Any]:
     """A TOML file's document, read within the bounds of game/bounded.py: a file that cannot be
-    read, is over MAX_CONFIG_BYTES, is not UTF-8 or not TOML, nests too deeply or holds a number
-    of more than 20 digits is a :class:`BadConfig` naming ``what`` and the file."""
+    read, is not a regular file (a FIFO, a device, a folder: refused without waiting on it, with
+    ``hint`` saying what to give instead), is a symbolic link loop, is over MAX_CONFIG_BYTES, is
+    not UTF-8 or not TOML, nests too deeply or holds a number of more than 20 digits is a
+    :class:`BadConfig` naming ``what`` and the file (:class:`MissingConfig`: there is none)."""
     try:
-        return read_toml_file(path, MAX_CONFIG_BYTES, f"{what} {label(path)}")
+        return read_toml_file(path, MAX_CONFIG_BYTES, f"{what} {label(path)}", hint)
+    except MissingFile as exc:
+        # A dangling symbolic link is a file someone meant to be there: named, not "no file".
+        raise (BadConfig if os.path.islink(path) else MissingConfig)(str(exc)) from None
     except BadInput as exc:
         raise BadConfig(str(exc)) from None
 

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import difflib
 import enum
+import errno
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -374,16 +376,23 @@ def load_presets(extra_dirs: Iterable[str | Path] = ()) -> Presets:
 
 
 def _preset_files(folder: Path, notices: list[str]) -> list[Path]:
-    if not folder.exists():
+    """The ``*.toml`` files of one folder; a folder that is not there adds nothing, one that
+    cannot be read (no permission on it or on the way to it: an unreadable ``$HOME``) is one
+    notice, and the other folders are still read (``Path.exists`` raises on EACCES)."""
+    try:
+        is_dir = stat.S_ISDIR(folder.stat().st_mode)
+        if is_dir:
+            paths = sorted(path for path in folder.iterdir() if path.suffix == ".toml")
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):      # no such folder (or a file on the way)
+            return []
+        why = ("it is a symbolic link loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc))
+        notices.append(one_line(f"cannot read referee presets {label(folder)} ({why}): the presets of the "
+                                "other folders are offered; make it readable or remove it"))
         return []
-    if not folder.is_dir():
+    if not is_dir:
         notices.append(one_line(f"referee presets {label(folder)} is not a folder: give the folder that holds "
                                 "the *.toml presets"))
-        return []
-    try:
-        paths = sorted(path for path in folder.iterdir() if path.suffix == ".toml")
-    except OSError as exc:
-        notices.append(one_line(f"cannot read referee presets {label(folder)}: {exc.strerror or exc}"))
         return []
     if len(paths) > MAX_PRESET_FILES:
         notices.append(one_line(f"referee presets {label(folder)} holds {len(paths)} files: the first "

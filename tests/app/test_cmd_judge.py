@@ -181,7 +181,7 @@ def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_directory_instead_of_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     err = bad(["judge", str(tmp_path)], capsys)
-    assert err.startswith(f"cheating-moth judge: cannot read {label(tmp_path)}: ")
+    assert err == f"cheating-moth judge: {label(tmp_path)} is a folder, not a file: name a regular file\n"
 
 
 def test_bad_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
