@@ -57,6 +57,15 @@ DEFAULT_CONFIG = """\
 [input]
 backend = "auto"            # auto: the buzzer board, else the GPIO buttons, else keyboard seats
 pins = "/etc/cheating-moth/pins.toml"   # your wiring: check it with 'cheating-moth doctor'
+
+[staff]                     # the staff menu; set its PIN with 'sudo cheating-moth staff-pin'
+# Holding the red Caught! button and seat 1's button together for combo-hold-ms opens the PIN
+# keypad, typed with the seat buttons (the screen says how), or the menu itself if no PIN is set.
+# combo-hold-ms = 5000
+# combo = true              # false: the combination does nothing; the menu then opens only from
+#                           # the PIN keypad (the touchscreen's Settings button, or F1/Tab on a
+#                           # keyboard plugged into the Pi); with neither, stop the kiosk
+#                           # (sudo systemctl stop cheating-moth) to change this file
 """
 
 

@@ -10,10 +10,12 @@ each pressed once the screen on the glass has settled. The rig's clock is the te
 
 from __future__ import annotations
 
+import ast
 import grp
 import itertools
 import os
 import random
+import tomllib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -186,8 +188,8 @@ def test_the_right_pin_typed_with_the_seat_buttons_alone_opens_the_menu(tmp_path
     assert app.ui.pin_entry == "2" and app.ui.pin_dial == DIAL_DELETE
     button(app, 0)                                    # the dial wraps to 0
     assert app.ui.pin_dial == 0
-    for seat in buttons_for(PIN[1:]):
-        button(app, seat)
+    for rest in buttons_for(PIN[1:]):
+        button(app, rest)
     assert screen(app) == "staff" and app.ui.staff_open
     assert kiosk.lock is not None and kiosk.lock.wrong == 0
 
@@ -360,6 +362,17 @@ def test_the_config_turns_the_combination_off() -> None:
     assert rig_config_from({"staff": {"combo": False}}).staff_combo is False
     with pytest.raises(BadConfig, match=r"^config \[staff\] combo is 'no': use true or false$"):
         rig_config_from({"staff": {"combo": "no"}})
+
+
+def test_the_installed_config_explains_the_key_and_turning_it_off_is_read() -> None:
+    # The installer's default config.toml, read from its source (the installer is not run).
+    source = (Path(__file__).parents[2] / "deploy" / "install.py").read_text(encoding="utf-8")
+    [default] = [ast.literal_eval(node.value) for node in ast.parse(source).body
+                 if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "DEFAULT_CONFIG"]
+    assert rig_config_from(tomllib.loads(default)).staff_combo is True
+    assert "# combo = true" in default and "F1/Tab" in default and "systemctl stop" in default
+    off = default.replace("# combo = true ", "combo = false")
+    assert rig_config_from(tomllib.loads(off)).staff_combo is False
 
 
 # -- what the keypad shows --------------------------------------------------------------------
