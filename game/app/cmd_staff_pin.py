@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import GameError
-from ..staff import PIN_DIGITS, RECOMMENDED_DIGITS, check_pin_format
+from ..staff import PIN_DIGITS, RECOMMENDED_DIGITS, VALID_PIN, check_pin_format
 from .options import fail
 from .pinfile import DEFAULT_PATH, SERVICE_GROUP, write_pin_file
 
@@ -22,7 +22,7 @@ _DIGITS = f"{PIN_DIGITS[0]} to {PIN_DIGITS[1]} digits, {RECOMMENDED_DIGITS} reco
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pin", help=f"the PIN ({_DIGITS}); asked for when not given (safer: "
+    parser.add_argument("--pin", help=f"the PIN: {VALID_PIN}; asked for when not given (safer: "
                                       "a PIN on the command line is seen by other users)")
     parser.add_argument("--file", metavar="FILE", default=str(DEFAULT_PATH),
                         help=f"the PIN file (default {DEFAULT_PATH}: beside the kiosk's config file)")

@@ -96,6 +96,18 @@ class TableGame:
         """The players who race: ``wanted`` (0: as many as possible) within ``low``..``high``."""
         return self.high if wanted <= 0 else max(self.low, min(self.high, wanted))
 
+    def players_note(self, wanted: int) -> str | None:
+        """One line when :meth:`players` is not ``wanted`` (``[kiosk] players`` beyond what the
+        preset or the seats wired allow): the number is adjusted, never silently. None: it fits,
+        or the game is Cheating Moth (which seats whoever sits down: the setting is the presets')."""
+        if self.preset is None or wanted <= 0 or not self.playable or self.players(wanted) == wanted:
+            return None
+        takes = f"{self.low}" if self.low == self.high else f"{self.low} to {self.high}"
+        why = f"on this rig's {self.wired} seats" if self.high < self.preset.max_players else "by its rules"
+        target = takes if self.low == self.high else f"a number from {takes}"
+        return (f"[kiosk] players = {wanted} does not fit race preset {self.id!r} ({takes} players {why}): "
+                f"{self.players(wanted)} race; set players to {target}, or 0 for as many as can")
+
 
 def load_table_presets(data: Path) -> Presets:
     """The race presets the kiosk offers: the shipped ones, the café's in the folders
@@ -306,6 +318,9 @@ class Kiosk:
             # The table runs Cheating Moth now; the files keep what they say (the note repeats
             # at each start until someone fixes them, or staff choose a game in the menu).
             self.config = with_changes(self.config, game=CHEATING_MOTH)
+        adjusted = game.players_note(self.config.game_players)
+        if adjusted is not None:
+            self.notes.append(adjusted)
         return game
 
     def choose_game(self, game: TableGame) -> str | None:

@@ -62,6 +62,14 @@ class Fastest:
     games: int
 
 
+#: The columns every leaderboard has had (``best_ns`` came later and is added when missing).
+_COLUMNS = ("id", "finished_unix_ns", "seed", "names", "totals", "winners", "key")
+
+
+class _NotOurs(Exception):
+    """The file is a database, but another program's (or another file of this rig's)."""
+
+
 class Leaderboard:
     def __init__(self, path: str | Path, max_games: int = DEFAULT_MAX_GAMES) -> None:
         self.path = Path(path)
@@ -73,6 +81,7 @@ class Leaderboard:
             raise BadTableLog(f"{self.path} cannot be opened as a leaderboard ({exc}): "
                               "move it aside or reset the leaderboard") from None
         try:
+            self._check_own()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute(
@@ -91,11 +100,31 @@ class Leaderboard:
             check = self._db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
                 raise sqlite3.DatabaseError(f"quick_check says {check[0] if check else None!r}")
+        except _NotOurs as exc:
+            self._db.close()
+            raise BadTableLog(f"{self.path} is another database, not a leaderboard ({exc}): move it "
+                              "aside; the rig makes a new leaderboard in its place") from None
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             self._db.close()
             raise BadTableLog(f"{self.path} is not a leaderboard this rig can read "
                               f"({type(exc).__name__}: {str(exc)[:120]}): move it aside or reset "
                               "the leaderboard") from None
+
+    def _check_own(self) -> None:
+        """Refuse a database that is not a leaderboard before anything is written to it (a game
+        log copied over ``leaderboard.db`` used to get a ``games`` table added, and its journal
+        mode changed): only an empty file, or one whose tables are this code's, is opened."""
+        tables = {name for (name,) in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite^_%' ESCAPE '^'")}
+        if not tables:
+            return                                      # a new (or empty) file: made a leaderboard
+        if tables != {"games"}:
+            shown = ", ".join(sorted(tables)[:4]) + (", …" if len(tables) > 4 else "")
+            raise _NotOurs(f"it holds the tables {shown}, not a leaderboard's games")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        missing = sorted(set(_COLUMNS) - columns)
+        if missing:
+            raise _NotOurs(f"its games table has no column {', '.join(missing[:3])}")
 
     def record(self, game: FinishedGame) -> None:
         self._db.execute("BEGIN")

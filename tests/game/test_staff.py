@@ -94,7 +94,7 @@ def test_a_bad_pin_format_is_refused_without_echoing_it(pin: str) -> None:
         PinHash.of(pin, SALT, FAST)
 
 
-@pytest.mark.parametrize("pin", ["123456", "1234567", "12345678"])
+@pytest.mark.parametrize("pin", ["246813", "2468135", "24681357", "471100", "135791"])
 def test_six_to_eight_digits_are_accepted(pin: str) -> None:
     assert PinHash.of(pin, SALT, FAST).matches(pin)
 
