@@ -56,7 +56,11 @@ def save_count(path: Path, count: int) -> bool:
     folder cannot take it, so the kiosk keeps running on the count it holds in memory."""
     tmp = path.with_name(path.name + ".new")
     try:
-        with open(tmp, "w", encoding="ascii") as out:
+        # A new file every time: whatever was left under the temporary name (a FIFO would make
+        # a plain open wait for a reader, at the keypad) is removed, never written through.
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        with os.fdopen(fd, "w", encoding="ascii") as out:
             out.write(f"{count}\n")
             out.flush()
             os.fsync(out.fileno())

@@ -127,13 +127,18 @@ def test_what_is_not_a_regular_file_is_refused_without_waiting(
 
 def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "big").write_bytes(b"#" * 1025)
-    reads: list[int] = []
-    real_read = os.read
-    monkeypatch.setattr(os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    opened: list[int] = []                    # the descriptor is wrapped for reading only if it fits
+    real_fdopen = os.fdopen
+
+    def fdopen(fd: int, *args: object, **kwargs: object) -> object:
+        opened.append(fd)
+        return real_fdopen(fd, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "fdopen", fdopen)
     with pytest.raises(BadInput, match=r"^file is larger than 1 KiB, the most it may hold: check that it is "
                                        r"the right file$"):
         read_file(tmp_path / "big", 1024, "file")
-    assert reads == []
+    assert opened == []
     assert read_file(tmp_path / "big", 1025, "file") == b"#" * 1025
 
 
@@ -321,3 +326,21 @@ def test_a_pin_map_on_a_tty_is_refused_and_the_kiosk_starts(
         assert "pins.toml' is a device, not a file" in said, said
     finally:
         next(gen, None)
+
+
+def test_the_count_of_wrong_pins_is_saved_past_a_fifo_left_at_its_temporary_name(tmp_path: Path) -> None:
+    from game.app.pinwait import save_count
+
+    os.mkfifo(tmp_path / "pin-wrong.new")         # a plain open for writing waits for a reader
+    assert save_count(tmp_path / "pin-wrong", 4)
+    assert load_count(tmp_path / "pin-wrong", []) == 4
+
+
+def test_the_house_rules_file(tmp_path: Path, bad_kind: tuple[Callable[[Path], None], str]) -> None:
+    from game.config import load_rules
+
+    make, words = bad_kind
+    make(tmp_path / "rules.toml")
+    with pytest.raises(BadConfig) as refused:
+        load_rules(tmp_path / "rules.toml")
+    one_sentence(str(refused.value), "config file", "rules.toml", words)
