@@ -56,7 +56,7 @@ from ..board import protocol as P
 from .errors import (
     BoardAtPrompt, BoardError, BoardGone, BoardMismatch, BoardTimeout, BoardUnsupported, LinkDown, RaceVoidedError,
 )
-from .link import BoardInfo, BoardLink, Frame, LinkCounters
+from .link import NEEDS_A_PERSON, BoardInfo, BoardLink, Frame, LinkCounters
 from ..errors import BadSeat
 from ..records import ArmReport, RigEvent, SeatLight, drain_queue
 
@@ -89,20 +89,19 @@ class RaceVoided:
 
 @dataclass(frozen=True, slots=True)
 class BoardAway:
-    """The board has been gone (``why``) for the rig's whole patience, ``patience_s`` board
-    seconds: one per absence. ``message`` is the sentence to show."""
+    """The board has been gone for the rig's whole patience (``patience_s`` board seconds): one
+    per absence. ``message`` is the one sentence to show."""
 
-    why: str
+    message: str
     patience_s: float
 
-    @property
-    def message(self) -> str:
-        return gone_message(self.why, self.patience_s)
 
-
-def gone_message(why: str, patience_s: float) -> str:
-    return (f"the buzzer board has been gone for {patience_s:g} s ({why}): check its USB cable and plug it "
-            f"in again")
+def gone_message(error: BaseException | None, patience_s: float) -> str:
+    """What to say of a board gone for the patience: what the link found if it needs a person
+    (the MicroPython prompt, another protocol, unsupported hardware), else the cable."""
+    if isinstance(error, NEEDS_A_PERSON):
+        return f"the buzzer board has not worked for {patience_s:g} s: {error}"
+    return f"the buzzer board has been gone for {patience_s:g} s: check its USB cable and plug it in again"
 
 
 BoardEvent = RigEvent | RaceVoided | BoardAway
@@ -239,7 +238,7 @@ class BoardRig:
             while not (self._link.connected or self._away is not None or self._closed):
                 self._cond.wait(0.1)  # _on_link and the watcher notify; the timeout only re-checks
             if not self._link.connected:
-                raise BoardGone(gone_message(self._away or "the rig was closed", self.patience_s))
+                raise BoardGone(self._away or "the buzzer board was closed while the rig waited for it to come back")
 
     def held_seats(self) -> tuple[int, ...]:
         with self._cond:
@@ -583,8 +582,7 @@ class BoardRig:
                 if left > 0:
                     self._cond.wait(min(left, 0.5))
                     continue
-                error = self._link.error
-                self._away = str(error) if isinstance(error, BoardError) else "unplugged"
+                self._away = gone_message(self._link.error, self.patience_s)
                 self.events.put(BoardAway(self._away, self.patience_s))
                 self._cond.notify_all()
 

@@ -15,6 +15,8 @@ from firmware_host.board import protocol as P
 from firmware_host.boardlink.errors import BoardMismatch, BoardNotFound, BoardRefused, BoardTimeout, LinkDown
 from firmware_host.boardlink.link import BoardInfo, BoardLink, Frame, SeqTracker
 
+# A scripted board sends no TIME heartbeat: the link's silence limit (2 board s) is not under test here.
+QUIET_S = 3600.0
 WAIT_S = 5.0
 HELLO_FIELDS: list[tuple[str, object]] = [("proto", "1.0"), ("fw", "0.1.0"), ("tick_hz", 62_500_000), ("buttons", 7), ("boot", "C0FFEE")]
 
@@ -72,7 +74,7 @@ def hello_then(rest: Callable[[ScriptedPort, Request], None] | None = None, prot
 
 
 def make_link(port: ScriptedPort, **kw: Any) -> BoardLink:
-    return BoardLink("/dev/fake", opener=lambda _path: port, reply_timeout_s=0.1, **kw)
+    return BoardLink("/dev/fake", opener=lambda _path: port, reply_timeout_s=0.1, silence_s=QUIET_S, **kw)
 
 
 # -- sequence numbers --------------------------------------------------------------------------

@@ -6,6 +6,7 @@ the clock offset a restarted board gets. Timestamps are chosen; waits are on que
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -16,6 +17,8 @@ from firmware_host.boardlink.link import BoardLink, Frame, lost_range
 from firmware_host.boardlink.rig import BOARD_CLOCK, RESTART_MARGIN_NS, BoardEvent, BoardRig, RaceVoided
 from game.inputs import Press
 
+# A scripted board sends no TIME heartbeat: the link's silence limit (2 board s) is not under test here.
+QUIET_S = 3600.0
 WAIT_S = 5.0
 TICK_HZ = 62_500_000
 
@@ -92,7 +95,7 @@ class FakeBoard:
 def open_rig(boards: list[FakeBoard], **kw: object) -> BoardRig:
     """A rig whose link opens the next board of ``boards`` at each (re)connect."""
     opened = iter(boards)
-    link = BoardLink("/dev/fake", opener=lambda _path: next(opened), reply_timeout_s=0.2, reconnect_wait_s=0.005)
+    link = BoardLink("/dev/fake", opener=lambda _path: next(opened), reply_timeout_s=0.2, silence_s=QUIET_S, reconnect_wait_s=0.005)
     return BoardRig(link=link, timeout_ns=1_000_000_000, **kw)  # type: ignore[arg-type]
 
 
@@ -299,7 +302,7 @@ def test_a_restart_hello_with_a_garbage_proto_leaves_no_stale_sequence_tracking(
     old = FakeBoard(ticks=1_000)
     fresh = FakeBoard(boot="B009", ticks=2_000)
     boards = iter([old, fresh])
-    link = BoardLink("/dev/fake", opener=lambda _path: next(boards), reply_timeout_s=0.2, reconnect_wait_s=0.005)
+    link = BoardLink("/dev/fake", opener=lambda _path: next(boards), reply_timeout_s=0.2, silence_s=QUIET_S, reconnect_wait_s=0.005)
     events: queue.Queue[tuple[bool, object]] = queue.Queue()
     link.on_link = lambda up, info: events.put((up, info))
     link.start()
@@ -340,7 +343,7 @@ def test_a_board_whose_numbers_go_back_further_than_any_resend_gets_a_fresh_hand
     old.seq = 5_000  # a board that has been talking for a while
     fresh = FakeBoard(boot="B010", ticks=2_000)
     boards = iter([old, fresh])
-    link = BoardLink("/dev/fake", opener=lambda _path: next(boards), reply_timeout_s=0.2, reconnect_wait_s=0.005)
+    link = BoardLink("/dev/fake", opener=lambda _path: next(boards), reply_timeout_s=0.2, silence_s=QUIET_S, reconnect_wait_s=0.005)
     events: queue.Queue[tuple[bool, object]] = queue.Queue()
     link.on_link = lambda up, info: events.put((up, info))
     link.start()
@@ -366,3 +369,131 @@ def test_a_cached_reply_far_behind_is_still_a_duplicate() -> None:
     assert t.accept(10, 0.0) == ("duplicate", 0)
     assert t.accept(9, 0.0) == ("behind", BEHIND_LIMIT + 1)
     assert t.highest == BEHIND_LIMIT + 10
+
+
+# -- issue 21: one patience, one void, one GO -----------------------------------------------------
+
+
+def test_a_second_go_for_the_same_race_is_a_protocol_fault_that_voids_it(rig: BoardRig, board: FakeBoard) -> None:
+    arm = rig.arm([0, 1])
+    board.go_ticks = board.ticks + 1_000
+    go = rig.go([0, 1], race_id=arm.race)
+    assert go.t_ns == arm.t_ns + ns(1_000)
+    board.send("GO", [("race", arm.race), ("ticks", board.ticks + 1_500)])  # another number: not a resend
+    v = voided(rig)
+    assert v.race == arm.race and v.why == (
+        f"the board sent a second GO for race {arm.race} (ticks=1000001500) after the one at {go.t_ns} ns on the "
+        f"host's clock")
+    c = rig.counters
+    assert c.protocol_errors == 1 and c.stamp_faults == 0 and c.last_fault == v.why
+
+
+class HeldArmBoard(FakeBoard):
+    """Answers ARM only once ``release`` is set (while ``holding``): a re-arm still under way."""
+
+    def __init__(self, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.holding = False
+        self.release = threading.Event()
+
+    def answer(self, seq: int, verb: str, fields: dict[str, str]) -> None:
+        if verb == "ARM" and self.holding:
+            threading.Thread(target=lambda: (self.release.wait(WAIT_S), super(HeldArmBoard, self).answer(seq, verb, fields)),
+                             daemon=True).start()
+            return
+        super().answer(seq, verb, fields)
+
+
+def test_a_restart_before_go_voids_the_race_once() -> None:
+    """Before: GO while the rig was still re-arming failed with the internal 'GO without an armed
+    race', then the re-arm's RaceVoided voided the re-run too: two notices, 2 of 3 re-runs used."""
+    from firmware_host.boardlink.errors import RaceVoidedError
+    from game.app.cmd_race import BoardInput
+
+    board = HeldArmBoard(ticks=1_000_000_000)
+    rig = open_rig([board])
+    try:
+        inp = BoardInput(rig, 3, 0.0)
+        inp.arm([1, 2])
+        board.holding = True  # the rig's own re-arm will hang until released
+        board.seq = 0
+        board.boot = "B002"
+        board.send("HELLO", board.hello_fields())  # restarted under the open port: power-up HELLO
+        with rig._cond:  # the rig has voided race 1 (its re-arm waits on the board)
+            assert rig._cond.wait_for(lambda: rig._race is not None and not rig._race.live, WAIT_S)
+        with pytest.raises(RaceVoidedError, match=r"^race 1 was voided before GO: the board restarted \(boot B001, now B002\)$"):
+            inp.go([1, 2])  # the fore-period ran out: GO, as the race command does
+        board.release.set()
+        board.holding = False
+        inp.arm([1, 2])  # the race runs again (after a re-arm under way, if any: one arming at a time)
+        assert inp._race is not None and inp._race > 1
+        assert [e for e in rig.drain() if isinstance(e, RaceVoided)] == []  # told once: no second void
+    finally:
+        rig.close()
+
+
+def test_a_board_gone_past_the_patience_ends_the_race_wait_with_one_sentence() -> None:
+    import time as _time
+
+    from firmware_host.boardlink.errors import BoardGone, BoardNotFound
+    from firmware_host.boardlink.rig import BoardAway
+    from game.app.cmd_race import BoardInput
+
+    board = FakeBoard(ticks=1_000_000_000)
+
+    def opener(_path: str) -> FakeBoard:
+        if board.closed:
+            raise BoardNotFound("port '/dev/fake' cannot be opened (gone)")
+        return board
+
+    link = BoardLink("/dev/fake", opener=opener, reply_timeout_s=0.2, silence_s=QUIET_S, reconnect_wait_s=0.005)
+    rig = BoardRig(link=link, timeout_ns=1_000_000_000, patience_s=1.0)
+    try:
+        inp = BoardInput(rig, 3, 0.0)
+        inp.arm([1, 2])
+        gone_at = _time.monotonic()
+        board.closed = True  # the cable is pulled for good
+        with pytest.raises(BoardGone, match=r"^the buzzer board has been gone for 1 s: check its USB cable and plug "
+                                            r"it in again$"):
+            inp.wait(rig.now_ns() + 10**9)  # the fore-period: no limit of its own, the patience ends it
+        assert _time.monotonic() - gone_at >= 1.0  # not before the patience (a slow machine only adds)
+        with pytest.raises(BoardGone, match="gone for 1 s"):
+            rig.wait_back()
+        assert not [e for e in rig.drain() if isinstance(e, BoardAway)]  # one BoardAway, taken by the wait
+    finally:
+        rig.close()
+
+
+def test_a_board_back_within_the_patience_reruns_the_race_where_the_old_stall_limit_gave_up() -> None:
+    """The race wait gave up after the remaining fore-period + 2 s of board time ('the board stopped
+    reporting its time'); a board out for 2.5 s is back well within the 10 s patience."""
+    from firmware_host.boardlink.errors import RaceVoidedError
+    from game.app.cmd_race import BoardInput
+
+    old = FakeBoard(ticks=1_000_000_000)
+    new = FakeBoard(boot="B002", uptime_ms=1_300, ticks=81_250_000)  # 1.3 s of boot to its HELLO
+    plugged = threading.Event()
+
+    def opener(_path: str) -> FakeBoard:
+        if not old.closed:
+            return old
+        if not plugged.is_set():
+            from firmware_host.boardlink.errors import BoardNotFound
+
+            raise BoardNotFound("port '/dev/fake' cannot be opened (gone)")
+        return new
+
+    link = BoardLink("/dev/fake", opener=opener, reply_timeout_s=0.2, silence_s=QUIET_S, reconnect_wait_s=0.005)
+    rig = BoardRig(link=link, timeout_ns=1_000_000_000)
+    try:
+        inp = BoardInput(rig, 3, 0.0)
+        inp.arm([1, 2])
+        old.closed = True
+        back = threading.Timer(2.5, plugged.set)  # the cable goes back in 2.5 s later
+        back.start()
+        with pytest.raises(RaceVoidedError, match="^race voided: the board was disconnected$"):
+            inp.wait(rig.now_ns() + 200_000_000)  # 0.2 s of fore-period left: the old limit gave up at 2.2 s
+        assert plugged.is_set()
+        rig.wait_back()
+    finally:
+        rig.close()

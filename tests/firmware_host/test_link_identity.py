@@ -21,6 +21,8 @@ from firmware_host.boardlink.link import BoardLink, SerialPort, open_serial
 
 from test_link_faults import FakeBoard
 
+# A scripted board sends no TIME heartbeat: the link's silence limit (2 board s) is not under test here.
+QUIET_S = 3600.0
 WAIT_S = 5.0
 
 
@@ -59,14 +61,14 @@ def test_an_rp2040_pico_and_a_board_that_does_not_say_are_accepted(chip: str | N
 
 def test_a_pico_2_is_refused_at_the_handshake() -> None:
     fake = FakeBoard(extra_hello=[("chip", "RP2350"), ("board", "pico2")])
-    link = BoardLink("/dev/ttyACM0", opener=lambda _path: fake, reply_timeout_s=0.1)
+    link = BoardLink("/dev/ttyACM0", opener=lambda _path: fake, reply_timeout_s=0.1, silence_s=QUIET_S)
     with pytest.raises(BoardUnsupported, match=r"^the board on '/dev/ttyACM0' is a Raspberry Pi Pico 2 \(RP2350\), which"):
         link.start()
 
 
 def test_a_pico_reports_its_chip_and_board_and_err_code_board_is_explained() -> None:
     fake = FakeBoard(extra_hello=[("chip", "RP2040"), ("board", "pico")])
-    link = BoardLink("/dev/ttyACM0", opener=lambda _path: fake, reply_timeout_s=0.1)
+    link = BoardLink("/dev/ttyACM0", opener=lambda _path: fake, reply_timeout_s=0.1, silence_s=QUIET_S)
     info = link.start()
     try:
         assert (info.chip, info.board, info.proto, info.reports_identity) == ("RP2040", "pico", (1, 1), True)
@@ -81,7 +83,7 @@ def test_a_pico_reports_its_chip_and_board_and_err_code_board_is_explained() -> 
 
 def test_a_1_0_board_without_identity_is_accepted() -> None:
     fake = FakeBoard(proto="1.0")
-    link = BoardLink("/dev/ttyACM0", opener=lambda _path: fake, reply_timeout_s=0.1)
+    link = BoardLink("/dev/ttyACM0", opener=lambda _path: fake, reply_timeout_s=0.1, silence_s=QUIET_S)
     info = link.start()
     link.close()
     assert info.proto == (1, 0) and (info.chip, info.board) == (None, None) and not info.reports_identity
@@ -167,7 +169,7 @@ def test_every_matching_port_is_asked_hello_and_the_first_that_answers_as_ours_i
         opened.append(path)
         return open_serial(path)
 
-    link = BoardLink(None, opener=opener, reply_timeout_s=0.1)
+    link = BoardLink(None, opener=opener, reply_timeout_s=0.1, silence_s=QUIET_S)
     info = link.start()
     try:
         assert info.port == ptys["pico"].path and info.boot == "BBBB"
@@ -191,7 +193,7 @@ def test_when_no_matching_port_answers_as_ours_the_refusal_is_what_is_said(
 
 def test_an_explicit_port_is_always_allowed(ptys: dict[str, PtyBoard], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(board_link, "find_board_ports", lambda: [])  # not listed at all (a pty never is)
-    link = BoardLink(ptys["probe"].path, reply_timeout_s=0.1)
+    link = BoardLink(ptys["probe"].path, reply_timeout_s=0.1, silence_s=QUIET_S)
     try:
         assert link.start().boot == "CCCC"
     finally:
