@@ -494,8 +494,8 @@ def test_the_kiosk_reaches_its_first_frame_on_every_mutated_file(
     ("pins", b'\n[seats."\xd9\xa1"]\nbutton = 4\n', "seat key '\u0661'"),
     ("pins", b"\n# \xff\n", "is not UTF-8 text"),
     ("pin", b'algorithm = "md5"\n', "has algorithm 'md5'"),
-    ("pin", b"iterations = \xff\n", "is not valid TOML text"),
-    ("pin", b"#" * 5000, "is over 4096 bytes"),
+    ("pin", b"iterations = \xff\n", "is not UTF-8 text (byte 0xff"),
+    ("pin", b"#" * 5000, "is larger than 4 KiB, the most it may hold"),
     ("config", "[deck.spread]\n" + "".join(f"{k} = [1, 0, 0, 0, 0]\n" for k in KINDS) + "[deck.totals]\n"
      + "".join(f"{k} = 1\n" for k in KINDS), "deck has 6 cards: a table of up to 5 players needs at least 41"),
 ])
