@@ -306,10 +306,16 @@ def test_the_kiosk_reaches_its_first_frame_and_says_which_file(
     assert any(words in n and name in n for n in notices), notices
 
 
-def test_a_pin_map_on_a_tty_is_refused_and_the_kiosk_starts(
-        tmp_path: Path, kiosk_env: argparse.ArgumentParser) -> None:
-    gen = tty(tmp_path / "pins.toml")
-    next(gen)
+@pytest.mark.parametrize("kind", ["tty", "dev-zero", "fifo"])
+def test_a_pin_map_on_a_tty_or_dev_zero_is_refused_and_the_kiosk_starts(
+        tmp_path: Path, kiosk_env: argparse.ArgumentParser, kind: str) -> None:
+    if kind == "tty":
+        gen = tty(tmp_path / "pins.toml")
+        next(gen)
+    else:
+        gen = iter(())
+        KINDS[kind][0](tmp_path / "pins.toml")
+    words = "is a FIFO (named pipe), not a file" if kind == "fifo" else "is a device, not a file"
     try:
         (tmp_path / "config.toml").write_text(f'[input]\nbackend = "gpio"\npins = "{tmp_path / "pins.toml"}"\n')
         args = kiosk_env.parse_args(["kiosk", "--headless", "--data", str(tmp_path / "data"),
@@ -323,7 +329,7 @@ def test_a_pin_map_on_a_tty_is_refused_and_the_kiosk_starts(
             said = " ".join(session.detected.notes)
         finally:
             session.close()
-        assert "pins.toml' is a device, not a file" in said, said
+        assert f"pins.toml' {words}" in said, said
     finally:
         next(gen, None)
 
@@ -344,3 +350,18 @@ def test_the_house_rules_file(tmp_path: Path, bad_kind: tuple[Callable[[Path], N
     with pytest.raises(BadConfig) as refused:
         load_rules(tmp_path / "rules.toml")
     one_sentence(str(refused.value), "config file", "rules.toml", words)
+
+
+def test_oversize_staff_settings_and_replayed_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from game.app import cmd_replay
+
+    oversize(MAX_CONFIG_BYTES)(tmp_path / "staff.toml")
+    notes: list[str] = []
+    assert load_staff_overrides(tmp_path / "staff.toml", notes=notes) == {}
+    assert len(notes) == 1 and "is larger than 256 KiB, the most it may hold: delete it" in notes[0]
+    monkeypatch.setattr(cmd_replay, "MAX_LOG_BYTES", 1024)       # 64 MiB on the rig; the same check
+    oversize(1024)(tmp_path / "game.jsonl")
+    with pytest.raises(SystemExit):
+        main(["replay", str(tmp_path / "game.jsonl")])
+    one_sentence(capsys.readouterr().err.strip(), "game.jsonl", "is larger than 1 KiB")
