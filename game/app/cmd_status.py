@@ -72,12 +72,12 @@ def input_backend() -> str:
 
 
 def _config(path: Path, problems: list[str]) -> str:
-    if not path.exists():
-        return f"{path}: missing (defaults in use)"
-    from .rigconfig import load_rig_config
+    from .rigconfig import MissingConfig, load_rig_config
 
     try:
         load_rig_config(path)
+    except MissingConfig:   # not a symbolic link loop nor a FIFO: those are named, as the kiosk does
+        return f"{path}: missing (defaults in use)"
     except GameError as exc:
         problems.append(str(exc))
         return f"{path}: INVALID ({exc})"

@@ -365,3 +365,14 @@ def test_oversize_staff_settings_and_replayed_log(tmp_path: Path, monkeypatch: p
     with pytest.raises(SystemExit):
         main(["replay", str(tmp_path / "game.jsonl")])
     one_sentence(capsys.readouterr().err.strip(), "game.jsonl", "is larger than 1 KiB")
+
+
+@pytest.mark.parametrize("kind", ["loop", "fifo"])
+def test_status_names_a_config_that_is_a_loop_or_a_fifo_not_missing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    import json
+
+    KINDS[kind][0](tmp_path / "config.toml")
+    code = main(["status", "--data", str(tmp_path / "data"), "--config", str(tmp_path / "config.toml"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and "INVALID" in report["config"] and KINDS[kind][1] in report["config"], report
