@@ -3,7 +3,7 @@
 readable by root and the kiosk's group only; the kiosk reads it at its next start.
 
 On a terminal the PIN is asked for twice without echo. When stdin is not a terminal (a pipe,
-a file: ``echo 123456 | sudo cheating-moth staff-pin``) its first line is the PIN, read once."""
+a file: ``echo 418206 | sudo cheating-moth staff-pin``) its first line is the PIN, read once."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def _read_pin() -> str:
     if not sys.stdin.isatty():
         line = sys.stdin.readline(64)
         if not line.strip():
-            fail("no PIN on stdin: pipe one line with the PIN (echo 123456 | cheating-moth staff-pin) "
+            fail("no PIN on stdin: pipe one line with the PIN (echo 418206 | cheating-moth staff-pin) "
                  "or pass --pin")
         return line.strip()
     try:
