@@ -139,6 +139,7 @@ class TwinBoard:
         # boots meanwhile and its power-up HELLO waits in the pty as stale bytes.
         self.enumeration_s = enumeration_s
         self._publisher: threading.Timer | None = None
+        self.published = threading.Event()  # the port is there (set after the enumeration delay)
         self.policy = policy or Policy()
         self._make_table = make_table or (lambda _n: Table.for_board())
         mpy = micropython or find_micropython()
@@ -247,6 +248,7 @@ class TwinBoard:
                 tmp.unlink()
             tmp.symlink_to(tty_name)
             tmp.replace(self.link)
+            self.published.set()
 
     def _unplug(self) -> None:
         with self.lock:  # a port still to appear never appears for a board already unplugged
@@ -255,6 +257,7 @@ class TwinBoard:
                 self._publisher.cancel()
                 self._publisher = None
             self._proc = None
+            self.published.clear()
         if proc is not None:
             if proc.poll() is None:
                 proc.kill()

@@ -202,6 +202,12 @@ class Table:
 
         self._on_rise.setdefault(trigger_pin, []).append((fire, False))
 
+    def on_rise(self, pin: int, fn: Callable[[int], None], *, keep: bool = False) -> None:
+        """Call ``fn(cycle)`` when output ``pin`` next rises (at every rise with ``keep``): a test
+        learns when the firmware armed (SYNC) or gave GO, in the chip server's thread."""
+        _check_pin(pin)
+        self._on_rise.setdefault(pin, []).append((fn, keep))
+
     def after_go(self, pin: int, level: int, offset_cycles: int) -> None:
         """``pin`` to ``level`` ``offset_cycles`` after the next rise of the GO pin."""
         self.after_rise(self.go_pin, pin, level, offset_cycles)

@@ -273,8 +273,13 @@ class BoardInput(_RigInput):
             return self._racing(taken)
 
     def show_result(self, result: RaceResult, spec: RaceSpec) -> None:
-        self._rig.finish()
-        self._rig.show(_verdict_lights(result, spec))
+        from firmware_host.boardlink.errors import LinkDown
+
+        try:
+            self._rig.finish()
+            self._rig.show(_verdict_lights(result, spec))
+        except LinkDown:
+            return  # unplugged after the decision: the verdict stands, the LEDs cannot show it
         threading.Event().wait(self._show_s)
 
 
@@ -438,7 +443,7 @@ def run_board_race(
     BOARD_RERACES times. A board gone for longer than ``patience_s`` board seconds ends it with
     BoardGone (an AdapterError: one sentence). Returns the run and the bad frames counted.
     ``link``: an opened-not-started BoardLink to use (tests pass one with their own settings)."""
-    from firmware_host.boardlink.errors import RaceVoidedError
+    from firmware_host.boardlink.errors import BoardTimeout, LinkDown, RaceVoidedError
     from firmware_host.boardlink.rig import BoardRig
 
     if port is not None and not Path(port).exists():
@@ -455,12 +460,15 @@ def run_board_race(
                     notify(f"warning: the board sent {c.stamp_faults} impossible stamp(s) and {c.protocol_errors} "
                            f"protocol error(s); the last: {c.last_fault}")
                 return done, c.bad_frames
-            except RaceVoidedError as exc:
+            except (RaceVoidedError, LinkDown, BoardTimeout) as exc:
+                # The board went away (or restarted) while the race was armed, while it was being
+                # armed, or did not answer: the race is void either way and runs again once the
+                # board is back, if it is back within the patience.
                 voided += 1
                 if voided > BOARD_RERACES:
                     raise
+                rig.wait_back()  # BoardGone once gone for the whole patience: that sentence alone
                 notify(f"{exc}: running the race again")
-                rig.wait_back()  # BoardGone once gone for the whole patience
 
 
 def _notify(message: str) -> None:
