@@ -62,6 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     test.add_argument("--show-ms", type=int, default=0, help="how long the LEDs show the verdict (default 0)")
     test.add_argument("--json", action="store_true", help="print the judge's result as JSON")
     test.add_argument("--board-time-scale", metavar="X", default=None, help=TIME_SCALE_HELP)
+    test.add_argument("--board-patience-s", metavar="S", default=None,
+                      help="how long an unplugged or restarting board has to come back before the race is given "
+                           "up, in board seconds (default 10)")
     sim = sub.add_parser("sim", help="run a simulated board behind a pty (for info and test without hardware)")
     sim.add_argument("--link", metavar="PATH", default=DEFAULT_SIM_LINK,
                      help=f"the port path to create, a symlink to the pty (default {DEFAULT_SIM_LINK})")
@@ -160,7 +163,7 @@ def _info(port: str | None, as_json: bool, time_scale: str | None) -> int:
         counters = link.counters
     finally:
         link.close()
-    state = {k: v for k, v in status.fields.items() if k != "re"}
+    state = status_values(status.fields)
     identity = _identity(info.chip, info.board, info.proto)
     doc: dict[str, object] = {
         "port": info.port, "protocol": f"{info.proto[0]}.{info.proto[1]}", "firmware": info.fw,
@@ -191,6 +194,22 @@ def _info(port: str | None, as_json: bool, time_scale: str | None) -> int:
     return 0
 
 
+def status_values(fields: dict[str, str]) -> dict[str, object]:
+    """The board's STATUS as JSON values: counts and ticks are numbers, ``held`` a list of
+    button numbers, words stay words (the wire carries every value as text)."""
+    doc: dict[str, object] = {}
+    for key, text in fields.items():
+        if key == "re":
+            continue
+        if key == "held":
+            doc[key] = [] if text == "-" else [int(part) for part in text.split(",") if part.isdigit()]
+        elif text.isdigit() or (text[:1] == "-" and text[1:].isdigit()):
+            doc[key] = int(text)
+        else:
+            doc[key] = text
+    return doc
+
+
 def _identity(chip: str | None, board: str | None, proto: tuple[int, int]) -> str:
     """What the board says it is; firmware of protocol 1.0 does not say."""
     from firmware_host.boardlink.identity import describe
@@ -207,7 +226,8 @@ def _identity(chip: str | None, board: str | None, proto: tuple[int, int]) -> st
 def _test(args: argparse.Namespace) -> int:
     from ..judge_file import result_to_json
     from .cmd_race import (
-        FORE_PERIOD_MAX_NS, FORE_PERIOD_MIN_NS, RaceSettings, _notify, _text, board_time_scale, run_board_race,
+        FORE_PERIOD_MAX_NS, FORE_PERIOD_MIN_NS, RaceSettings, _notify, _text, board_patience, board_time_scale,
+        run_board_race,
     )
 
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
@@ -219,7 +239,8 @@ def _test(args: argparse.Namespace) -> int:
     fore_period_ns = rng.randint(FORE_PERIOD_MIN_NS, FORE_PERIOD_MAX_NS)
     race = RaceSettings(kind=RaceKind(args.kind), players=args.players, active=0, seed=seed,
                         fore_period_ns=fore_period_ns, timeout_ns=args.timeout_ms * MS)
-    done, bad = run_board_race(args.port, race, args.show_ms / 1000, _notify, board_time_scale(args.board_time_scale))
+    done, bad = run_board_race(args.port, race, args.show_ms / 1000, _notify, board_time_scale(args.board_time_scale),
+                               board_patience(args.board_patience_s))
     if bad:
         _notify(f"warning: {bad} bad frame(s) came from the board")
     if args.json:

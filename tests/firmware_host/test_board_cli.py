@@ -43,6 +43,10 @@ def test_board_info(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(capsys.readouterr().out)
     assert (doc["protocol"], doc["tick_hz"], doc["buttons"]) == ("1.1", 62_500_000, 7)
     assert doc["status"]["state"] == "idle" and doc["link"]["bad_frames"] == 0
+    # numbers are JSON numbers, the held buttons a list (issue 21: every value was a string)
+    status = doc["status"]
+    assert all(type(status[k]) is int for k in ("race", "drops", "bad", "naks", "errors", "ticks", "uptime_ms")), status
+    assert status["held"] == [] and status["ticks"] > 0
     assert {k: doc["link"][k] for k in ("protocol_errors", "stamp_faults", "board_restarts", "last_fault")} == {
         "protocol_errors": 0, "stamp_faults": 0, "board_restarts": 0, "last_fault": None}
     assert doc["time_scale"] == 1.0
@@ -52,6 +56,15 @@ def test_board_info(sim: SimBoard, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "16 ns a tick" in out and "0 protocol errors, 0 impossible stamps, 0 board restarts" in out
     assert "hardware: " in out and "time scale: 3 wall seconds per board second" in out
+
+
+def test_status_values_are_json_numbers_lists_and_words() -> None:
+    from game.app.cmd_board import status_values
+
+    assert status_values({"re": "3", "state": "racing", "race": "12", "held": "0,2,6", "ticks": "1234567890123",
+                          "drops": "0", "bad": "-", "x": "-5"}) == {
+        "state": "racing", "race": 12, "held": [0, 2, 6], "ticks": 1234567890123, "drops": 0, "bad": "-", "x": -5}
+    assert status_values({"held": "-"}) == {"held": []}
 
 
 def test_board_info_says_what_an_old_or_a_refused_board_is(monkeypatch: pytest.MonkeyPatch,
@@ -232,3 +245,15 @@ def test_board_input_turns_a_voided_race_into_an_error_the_race_command_reruns()
     rig.events.put(RaceVoided(3, "the board was disconnected", None))
     with pytest.raises(RaceVoidedError, match="race voided: the board was disconnected"):
         inp.wait(10**9)
+
+
+@pytest.mark.parametrize("bad", ["0", "nan", "soon", "601"])
+def test_a_board_patience_out_of_range_is_refused_in_one_sentence(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["race", "--input", "board", "--players", "3", "--board-patience-s", bad])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (f"cheating-moth: --board-patience-s {bad!r} is not valid: use a number of "
+                                       f"seconds from 1 to 600\n")
+    with pytest.raises(SystemExit):
+        main(["race", "--input", "sim", "--players", "3", "--board-patience-s", "5"])
+    assert "--board-patience-s is only for --input board" in capsys.readouterr().err
