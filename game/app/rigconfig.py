@@ -42,6 +42,7 @@ class RigConfig:
     input: str = "auto"                 # auto | board | gpio | keyboard
     port: str = ""                      # the board's serial port ("" = find it by USB id)
     pins: str = ""                      # the GPIO pin map ("" = the default)
+    board_patience_s: int = 10          # how long a buzzer board that is gone has to come back (board seconds)
     # [table]
     long_press_ms: int = 800
     fore_period_min_ms: int = 800
@@ -81,7 +82,7 @@ _KEYS: dict[str, dict[str, tuple[str, Any]]] = {
                 "fullscreen": ("fullscreen", bool), "attract-after-s": ("attract_after_s", (5, 3600)),
                 "settle-ms": ("settle_ms", (0, 2_000))},
     "input": {"backend": ("input", ("auto", "board", "gpio", "keyboard")), "port": ("port", str),
-              "pins": ("pins", str)},
+              "pins": ("pins", str), "board-patience-s": ("board_patience_s", (1, 600))},
     "table": {"long-press-ms": ("long_press_ms", (200, 5_000)),
               "fore-period-min-ms": ("fore_period_min_ms", (300, 10_000)),
               "fore-period-max-ms": ("fore_period_max_ms", (300, 10_000)),
