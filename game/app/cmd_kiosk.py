@@ -224,7 +224,7 @@ class Session:
             self.leave()
         finally:
             self.detected.close()
-            self.kiosk.leaderboard.close()
+            self.kiosk.close()
 
 
 #: Start-up notices on screen at once: the screen shows the newest notice still up, and keeps
@@ -260,7 +260,7 @@ def start(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> Sess
 
     config = _with_staff_changes(config, Path(args.data), notes)
     detected = detect(config.input if args.input == "config" else args.input,
-                      port=config.port or None, pins=config.pins or None)
+                      port=config.port or None, pins=config.pins or None, board_patience_s=config.board_patience_s)
     for note in detected.notes:
         log.info("%s", note)
     try:
@@ -491,7 +491,7 @@ def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
             app.log.close()
         pygame.quit()
     last = kiosk.leaderboard.last()
-    kiosk.leaderboard.close()
+    kiosk.close()
     if last is not None:
         print("Final standings: " + ", ".join(f"{n} {t}" for n, t in zip(last.names, last.totals)), flush=True)
     return 0

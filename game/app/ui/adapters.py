@@ -153,7 +153,7 @@ class Detected:
             close()
 
 
-def _open_board(notes: list[str], port: str | None = None) -> InputAdapter | None:
+def _open_board(notes: list[str], port: str | None = None, patience_s: float | None = None) -> InputAdapter | None:
     """The buzzer board (firmware_host.boardlink.rig) if pyserial finds one by its USB vendor id."""
     try:
         from firmware_host.boardlink.link import find_board_ports
@@ -163,7 +163,7 @@ def _open_board(notes: list[str], port: str | None = None) -> InputAdapter | Non
     try:
         if port is None and not find_board_ports():
             return None
-        board: InputAdapter = BoardRig(port)
+        board: InputAdapter = BoardRig(port) if patience_s is None else BoardRig(port, patience_s=patience_s)
     except Exception as exc:  # a board that is there but will not talk: say so, go on
         notes.append(f"buzzer board not used: {type(exc).__name__}: {exc}")
         return None
@@ -194,13 +194,14 @@ def _open_gpio(notes: list[str], closers: list[Callable[[], None]], pins: str | 
 
 
 def detect(requested: str = "auto", seats: int = 5, *, port: str | None = None,
-           pins: str | None = None) -> Detected:
+           pins: str | None = None, board_patience_s: float | None = None) -> Detected:
     """Open the input ``requested`` ("auto", "board", "gpio" or "keyboard"); ``port`` is the
-    board's serial port (None: find it by USB id), ``pins`` the GPIO pin map (None: default)."""
+    board's serial port (None: find it by USB id), ``pins`` the GPIO pin map (None: default),
+    ``board_patience_s`` how long a board that is gone has to come back (None: the rig's 10 s)."""
     notes: list[str] = []
     closers: list[Callable[[], None]] = []
     if requested in ("auto", "board"):
-        board = _open_board(notes, port)
+        board = _open_board(notes, port, board_patience_s)
         if board is not None:
             return Detected(board, "board", notes)
         if requested == "board":
