@@ -97,6 +97,9 @@ class QuizApp(RefereeShell):
                     self.feed(record)
             elif isinstance(record, CaughtPress):
                 self.red_button()
+            elif getattr(record, "patience_s", None) is not None:  # BoardAway: gone for the whole patience
+                seconds = f"{getattr(record, 'patience_s'):g}"
+                self.note(render(Message.of("ref_board_gone_long", seconds=seconds), self.lang))
             elif not isinstance(record, CaughtRelease):
                 # The board lost edges (its RaceVoided): a ring-in may be missing from the line.
                 self.note(render(Message.of("ref_quiz_lost"), self.lang))

@@ -169,6 +169,16 @@ class RaceApp(RefereeShell):
         """The board lost edges (its ``RaceVoided``: the link dropped, it restarted, a stamp it
         could not trust): a race armed or running has holes in its evidence, so it is called off
         and counts for nothing; the host starts it again."""
+        patience_s = getattr(record, "patience_s", None)
+        if patience_s is not None:  # the board's BoardAway: gone for the rig's whole patience
+            # A race armed or running cannot get its GO or its presses: called off, the tally kept;
+            # the host starts the next one once the board is back.
+            if self.session.phase in (Phase.ARMED, Phase.RUNNING):
+                self.feed(CallOff(self.adapter.now_ns()))
+            self.note(render(Message.of("ref_board_gone_long", seconds=f"{patience_s:g}"), self.lang))
+            if self.say is not None:
+                self.say(f"note: {getattr(record, 'message', record)}")
+            return
         words = render(Message.of("ui_race_voided"), self.lang)
         voided = getattr(record, "race", None)
         if voided is not None and self.board_race is not None and voided != self.board_race:

@@ -428,6 +428,14 @@ class App:
         board re-arms and the race goes on; after GO the presses cannot be trusted, so the race
         runs again from arming (the game is untouched)."""
         now = self.adapter.now_ns()
+        patience_s = getattr(record, "patience_s", None)
+        if patience_s is not None:  # the board's BoardAway: gone for the rig's whole patience
+            # The table waits on (its clock stands still with the board's): the notice stays up
+            # until the board is back, when a race in progress runs again (its RaceVoided).
+            self.ui.notices.append((Message.of("ref_board_gone_long", seconds=f"{patience_s:g}"), now + NOTICE_NS))
+            if self.say is not None:
+                self.say(f"note: {getattr(record, 'message', record)}")
+            return
         self.ui.notices.append((Message.of("ui_race_voided"), now + NOTICE_NS))
         race = self.table.race
         if race is not None and race.go_t_ns is not None and race.result is None:
