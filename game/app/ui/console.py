@@ -57,7 +57,8 @@ Enter        start the game (seating) / new game (game over) / go on (photo fini
 Arrows, +/-, 0-9, Enter   round end: choose a player and a field, set it, confirm the row
 F1 or Tab    settings      L next language      F11 full screen      Esc back / quit
 In a café (kiosk mode) F1/Tab open the staff PIN keypad: 0-9, Backspace clear, Enter OK,
-Esc back; Esc never quits."""
+Esc back; Esc never quits. The keypad the button combination opens (Space + Q held) is typed
+with the seats too: Q turns the dial, T keeps its digit, Space is OK."""
 
 
 def key_label(key: int) -> str:
