@@ -22,6 +22,7 @@ from pathlib import Path
 import pygame
 import pytest
 from display_helpers import fonts, scenes
+from glass_table import Rig
 from test_display_app import FakeRig
 
 from game.app.kiosk import Kiosk
@@ -294,6 +295,44 @@ def test_the_keypad_left_alone_closes(tmp_path: Path) -> None:
     rig.t_ns += 1
     app.poll()
     assert not app.ui.pin_open and screen(app) == "join"
+
+
+def test_through_the_loop_keyboard_combination_then_wired_buttons_open_the_menu(tmp_path: Path) -> None:
+    """The whole loop as it runs in the café: events from pygame's real queue (a keyboard's
+    Space + Q held for the combination), the rig's edges delivered when their stamps come
+    (wired seat buttons typing the PIN), a frame presented each turn."""
+    kiosk = make_kiosk(tmp_path / "data")
+    pygame.display.set_mode((800, 480))
+    pygame.event.clear()
+    rig = Rig()
+    settings = kiosk.config.table_settings(rig.seats, rig.clock, rig.resolution_ns)
+    app = App(detected=Detected(rig, "gpio"), settings=settings, seed=7, ui=UiState(), fonts=fonts("en"),
+              surface=pygame.Surface((800, 480)), sounds=Sounds(), log=kiosk.open_log(settings, 7, rig.now_ns()),
+              kiosk=kiosk, attract_after_ns=None)
+
+    def wait(ms: int) -> None:
+        end = rig.t_ns + ms * MS
+        while rig.t_ns < end:
+            rig.t_ns = min(end, rig.t_ns + 50 * MS)
+            app.turn()
+
+    app.turn()
+    wait(600)
+    for k in (pygame.K_SPACE, pygame.K_q):                       # Caught! and seat 1, held
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k))
+    wait(HOLD_MS + 200)
+    assert app.frame is not None and app.frame.screen == "pin" and not app.ui.staff_open
+    for k in (pygame.K_SPACE, pygame.K_q):
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k))
+    wait(600)
+    assert app.ui.pin_entry == "" and app.ui.pin_dial == 0    # letting go typed nothing
+    t = rig.t_ns
+    for i, seat in enumerate(buttons_for(PIN)):               # the wired buttons, 150 ms apart
+        at = t + (i + 1) * 150 * MS
+        rig.events += ([CaughtPress(at, rig.clock), CaughtRelease(at + 60 * MS, rig.clock)] if seat is None else
+                       [Press(seat, at, rig.clock), Release(seat, at + 60 * MS, rig.clock)])
+    wait((len(buttons_for(PIN)) + 2) * 150)
+    assert app.frame.screen == "staff" and kiosk.lock is not None and kiosk.lock.wrong == 0
 
 
 # -- over a race preset -----------------------------------------------------------------------
