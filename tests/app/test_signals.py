@@ -192,7 +192,7 @@ def test_staff_pin_reads_a_piped_pin(cleanup: list[Cmd], tmp_path: Path) -> None
     pin_file = tmp_path / "staff-pin.toml"
     group = grp.getgrgid(os.getgid()).gr_name
     proc = subprocess.run([sys.executable, "-m", "game.app.cli", "staff-pin", "--file", str(pin_file),
-                           "--group", group], input="123456\n", text=True,
+                           "--group", group], input="418206\n", text=True,
                           capture_output=True, cwd=REPO, env=ENV, timeout=TIMEOUT_S, start_new_session=True)
     assert proc.returncode == 0, proc.stderr
     assert f"wrote {pin_file}" in proc.stdout and "Traceback" not in proc.stderr
