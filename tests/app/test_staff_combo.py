@@ -23,7 +23,7 @@ import pygame
 import pytest
 from display_helpers import fonts, scenes
 from glass_table import Rig
-from test_display_app import FakeRig
+from test_display_app import FakeRig, _seat_three_and_play
 
 from game.app.kiosk import Kiosk
 from game.app.pinfile import write_pin_file
@@ -34,12 +34,13 @@ from game.app.ui.actions import Act
 from game.app.ui.adapters import Detected
 from game.app.ui.common import Scene
 from game.app.ui.glass import SETTLE_NS
-from game.app.ui.loop import STAFF_IDLE_NS, App
+from game.app.ui.loop import STAFF_IDLE_NS, App, open_keypad
 from game.app.ui.paint import Painter
 from game.app.ui.render import Frame, draw
 from game.app.ui.screens_staff import RacesStaffView, draw_races_staff
 from game.app.ui.sound import Sounds, pre_init
 from game.app.ui.state import DIAL_DELETE, UiState
+from game.controller import Stage
 from game.errors import BadConfig
 from game.i18n import LANGUAGES
 from game.i18n.lookup import text
@@ -333,6 +334,35 @@ def test_through_the_loop_keyboard_combination_then_wired_buttons_open_the_menu(
                        [Press(seat, at, rig.clock), Release(seat, at + 60 * MS, rig.clock)])
     wait((len(buttons_for(PIN)) + 2) * 150)
     assert app.frame.screen == "staff" and kiosk.lock is not None and kiosk.lock.wrong == 0
+
+
+def test_a_race_armed_under_the_keypad_keeps_its_buttons(tmp_path: Path) -> None:
+    """A race armed or running owns every edge: a press then is the race's, never a digit; once
+    the race is decided the seat buttons type again."""
+    kiosk = make_kiosk(tmp_path / "data")
+    app = card_game(kiosk)
+    rig = _seat_three_and_play(app, pygame.K_o)       # Ali plays a mosquito 2: a race is armed
+    race = app.table.race
+    assert app.table.stage is Stage.RACE and race is not None and race.go_t_ns is None
+    open_keypad(kiosk, app.ui)                        # as the combination does
+    settle(app)
+    assert screen(app) == "pin"
+    rig.t_ns = race.go_due_t_ns + 1 * MS              # GO
+    app.poll()
+    go = app.table.race
+    assert go is not None and go.go_t_ns is not None
+    first, last = go.eligible[:2]                     # two racers: seat 1 or 2 among them
+    assert {first, last} & {0, 1}
+    rig.events += [Press(first, rig.t_ns + 150 * MS, rig.clock), Press(last, rig.t_ns + 190 * MS, rig.clock)]
+    rig.t_ns += 400 * MS
+    app.poll()
+    app.poll()
+    assert app.ui.pin_dial == 0 and app.ui.pin_entry == ""     # no digit typed...
+    assert app.table.last_race is not None and app.table.last_race.loser == last   # ...the race judged them
+    rig.events += [Release(first, rig.t_ns, rig.clock), Release(last, rig.t_ns, rig.clock)]
+    settle(app)
+    button(app, 0)
+    assert app.ui.pin_dial == 1                       # decided: the keypad's again
 
 
 # -- over a race preset -----------------------------------------------------------------------

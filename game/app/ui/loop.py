@@ -509,13 +509,18 @@ class App:
     def seat_pad(self, edge: object) -> None:
         """A button's press on the keypad the combination opened, placed by its stamp as the
         glass places every press: pressed while the keypad was on the glass and had settled,
-        and not while a race is on (the race owns every edge; the glass drops the press from
-        the game, the keypad being a screen where buttons are nothing to the table)."""
+        and not while a race is armed or running (it owns every edge). Elsewhere the glass
+        drops the press from the game, the keypad being a screen where buttons are nothing to
+        the table; a race that asks whether to run again, or waits for its card, has no live
+        button, so the keypad is typed there too (staff are never stuck behind it)."""
         if not (isinstance(edge, (Press, CaughtPress)) and self.ui.pin_open and self.ui.pin_buttons):
             return
         shown, top = self.glass.at(edge.t_ns), self.glass.top
+        race = self.table.race
+        racing = (self.table.stage is Stage.RACE and race is not None and race.result is None
+                  and not race.asking)
         if (shown is None or top is None or shown.serial != top.serial or shown.screen != "pin"
-                or edge.t_ns - shown.since_ns < self.glass.settle_ns or self.table.stage is Stage.RACE):
+                or edge.t_ns - shown.since_ns < self.glass.settle_ns or racing):
             return
         now = self.adapter.now_ns()
         act = seat_pad_act(edge, self.ui, now)
