@@ -409,6 +409,20 @@ def test_over_a_preset_the_wait_holds_against_the_buttons(tmp_path: Path) -> Non
     assert screen(app) == "staff"
 
 
+def test_a_wait_started_in_the_card_game_shows_at_once_over_a_preset(tmp_path: Path) -> None:
+    """The table switched games (a fresh screen state), the kiosk's lock still waits: the
+    keypad the combination opens says so before anything is typed, and checks nothing."""
+    kiosk = make_kiosk(tmp_path / "data", game="grab")
+    app = race_preset(kiosk)
+    for wrong in ("111111", "222222", "333333"):
+        kiosk.try_pin(wrong, rig_of(app).t_ns)        # typed at the card game's keypad just now
+    hold_combination(app)
+    assert screen(app) == "pin" and "Too many wrong PINs: try again in" in texts(app.draw())
+    type_with_buttons(app, PIN)                       # the seats type nothing, Caught! leaves
+    assert screen(app) == "race" and not app.ui.staff_open
+    assert kiosk.lock is not None and kiosk.lock.wrong == 3
+
+
 def test_over_a_preset_with_the_combination_off_it_does_nothing(tmp_path: Path) -> None:
     app = race_preset(make_kiosk(tmp_path / "data", game="grab", staff_combo=False))
     hold_combination(app, hold_ms=10 * HOLD_MS)
