@@ -15,25 +15,56 @@ How a lost step is noticed (table log format version 2, referee log version 1):
   A damaged row before the last is refused (nothing after it can be trusted); a damaged last
   row is a torn write: dropped, and said.
 - **Mirror.** SQLite's own checks cannot see a WAL that vanished, was truncated, zeroed or
-  damaged: the database just looks shorter. So the step count and the last row's CRC are
-  mirrored in ``<log>-mirror``, a small file outside SQLite: two checksummed 32-byte slots in
-  separate 4 KiB pages, step *n* overwriting slot *n* mod 2 and ``fdatasync``-ed after the row
-  is committed. A torn slot leaves the other one, one step behind, which is what a kill between
-  the commit and the mirror write leaves too; so a log one step *ahead* of its mirror is normal,
-  and a log *behind* its mirror lost its last steps: resumed with a notice that says how many.
-  A mirror that is missing, damaged, older or of another game is said too (losses at the end
-  cannot then be ruled out). A rewrite of the whole mirror (creation, after a loss was said)
-  goes through a file beside it, ``fsync`` and rename.
-- **Creation is atomic.** A new log is built beside (``<log>.new``), closed, ``fsync``-ed and
-  renamed into place, then the folder is ``fsync``-ed: a kill during creation leaves no log, or
-  a whole empty one. A log without any table (empty, or the 4 KiB database an older rig left
-  when it was killed while creating one) held nothing and starts anew with a notice, unless its
-  mirror counted steps of an unfinished game: then it was emptied, and is refused (emptied after
-  game over: a new game, with a notice). A missing log whose mirror counted steps of an
+  damaged: the database just looks shorter. So each step is *announced* in ``<log>-mirror``, a
+  small file outside SQLite, before its commit: two checksummed 32-byte slots in separate 4 KiB
+  pages, step *n* (its number, its CRC, how many steps made after it still wait in memory
+  through storage trouble) overwriting slot *n* mod 2, ``fdatasync``-ed, and only then the row
+  committed. A rewrite of the whole mirror (creation, after a loss was said) goes through a
+  file beside it, ``fsync`` and rename.
+- **Creation is atomic.** A new log is built beside (``<log>.new``), closed, ``fsync``-ed; its
+  mirror is written (step 0) and the folder ``fsync``-ed; only then is the log renamed into
+  place and the folder ``fsync``-ed again: a kill during creation leaves no log, or a whole
+  empty one with its mirror. A log without any table (empty, or the 4 KiB database an older rig
+  left when it was killed while creating one) held nothing and starts anew with a notice, unless
+  its mirror counted steps of an unfinished game: then it was emptied, and is refused (emptied
+  after game over: a new game, with a notice). A missing log whose mirror counted steps of an
   unfinished game starts anew with a notice; one whose game was over, quietly.
 
+**What proves a log's length** (issue 21: the WAL and the mirror lost together once restarted a
+200-step game as new, without a word). The mirror's newest good slot counts *made* steps:
+announced before their commit, so the log can never hold more, and every step whose effects
+ran is counted (effects run only after the commit). Then, with ``c`` steps found in the log:
+
+1. Both slots good, counting ``M``: ``c == M`` is the whole game; ``c < M`` lost exactly
+   ``M − c`` steps, said (a kill between a step's announcement and its commit is the case
+   ``M − c == 1``: that step is said, though its effects never ran — nothing on disk can tell it
+   from a committed step whose WAL frames were lost later, so both are said, never neither);
+   ``c > M`` cannot happen by writing, so the mirror is older than the log: said, with the step
+   after which losses cannot be ruled out. A step in the log with another CRC than announced is
+   refused.
+2. One slot damaged (a torn slot write or damage): the good one counts ``M`` and the damaged one
+   counted ``M − 1`` or ``M + 1``, so ``c < M`` is said as "``M − c`` or ``M − c + 1`` steps",
+   ``c == M`` as "step ``M + 1`` may have been lost", ``c == M + 1`` is whole.
+3. No good slot (missing, emptied, both slots damaged, not a regular file, another game's):
+   the main file and the WAL are all there is, and a WAL can lose its tail without a trace, so
+   how many steps followed cannot be known by any design that keeps a WAL: the notice says the
+   step after which losses cannot be ruled out — at step 0 too, because every log in place had
+   its mirror written before it (the old silent case: "0 steps, no mirror" was taken for a
+   creation cut off before its mirror). Writing the count into the main file at each
+   checkpoint would add nothing: what the main file holds at a checkpoint is its rows.
+
+The ``-shm`` is rebuilt by SQLite from the WAL by the first connection, so its loss or damage
+changes nothing. The campaign in ``tests/app/test_log_loss_campaign.py`` runs every
+combination of the WAL (intact, missing, emptied, damaged, half lost), the ``-shm`` (intact,
+missing, emptied, damaged) and the mirror (intact, missing, emptied, either or both slots
+damaged) over logs of 0 to 600 steps, killed or closed, and checks each count said. Mirrors of
+an older rig (slot layout 1, written after the commit) are read too: their log may be a step
+ahead. The log's own files (the log, its WAL and ``-shm``) must be regular files, and the
+mirror is read non-blocking and bounded: a FIFO, a device or a folder is refused (or, for the
+mirror, said and replaced) in one sentence instead of hanging the open.
+
 What the mirror costs per step (``bench/bench_tablelog.py``): one ``fdatasync`` of one page
-next to the WAL commit's own ``fsync``, so about as much again as the commit (on the dev
+before the WAL commit's own ``fsync``, so about as much again as the commit (on the dev
 machine, loaded: 0.3 ms → 0.6 ms p50 per step; a step is a human's press, not a hot loop). A
 mirror written only every N steps would be cheaper but would let up to N−1 lost steps pass
 unsaid. Every open runs SQLite's ``quick_check``.
@@ -46,10 +77,12 @@ notices of an open log are in :attr:`StepLog.notices`; a log that cannot be resu
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
 import sqlite3
+import stat
 import struct
 import zlib
 from collections.abc import Callable, Mapping
@@ -98,46 +131,120 @@ VERSION = TABLE.version
 # --- the mirror --------------------------------------------------------------------------------
 
 _MAGIC = b"CMTM"
-_SLOT = struct.Struct("<4sBB2x8sQI")          # magic, layout, over, game, steps, last row's CRC
+_SLOT = struct.Struct("<4sBBH8sQI")           # magic, layout, over, more, game, steps, that step's CRC
 _SLOT_BYTES = _SLOT.size + 4                  # + the slot's own CRC
 _SLOT_OFFSETS = (0, 4096)
+_MIRROR_BYTES = _SLOT_OFFSETS[1] + _SLOT_BYTES   # all a mirror's reader ever reads of it
+#: Slot layouts: 1, an older rig's, was written *after* its step's commit; 2 *before* it.
+_AFTER, _BEFORE = 1, 2
 
 
 @dataclass(frozen=True, slots=True)
 class Mirrored:
-    """What the mirror says: the game, how many steps were logged, the last one's CRC."""
+    """What one slot of the mirror says: the game; ``steps``, the last step announced, and
+    ``last_crc``, its CRC; ``more``, how many steps made after it were still waiting to be
+    written (kept in memory through storage trouble); ``over``: the game was over with it.
+    A slot is written *before* its step's commit (``layout`` 2), so a log never holds a step
+    its mirror did not count; an older rig's slots (layout 1) were written after the commit."""
 
     game: bytes
     steps: int
     last_crc: int
     over: bool = False
+    more: int = 0
+    layout: int = _BEFORE
+
+    @property
+    def made(self) -> int:
+        """Steps made by the time of this slot: its log can hold no more (layout 2)."""
+        return self.steps + self.more
 
     def pack(self) -> bytes:
-        body = _SLOT.pack(_MAGIC, 1, int(self.over), self.game, self.steps, self.last_crc)
+        body = _SLOT.pack(_MAGIC, self.layout, int(self.over), min(self.more, 0xFFFF), self.game,
+                          self.steps, self.last_crc)
         return body + struct.pack("<I", zlib.crc32(body))
+
+
+@dataclass(frozen=True, slots=True)
+class _MirrorRead:
+    """A mirror as read: its newest good slot (None: none, and ``problem`` says why) and
+    whether that slot is alone (the other one damaged: it may have announced a step more)."""
+
+    best: Mirrored | None
+    problem: str
+    alone: bool = False
+
+
+class _NotAFile(Exception):
+    """A path that is not a regular file; the message says what it is."""
 
 
 def mirror_path(path: Path) -> Path:
     return Path(str(path) + "-mirror")
 
 
-def read_mirror(path: Path) -> tuple[Mirrored | None, str]:
-    """The mirror of the log at ``path`` and ``""``, or ``None`` and what is wrong with it."""
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message."""
+    for test, name in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISDIR, "a folder"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _read_small(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file at ``path``, never blocking: it is opened
+    non-blocking (a FIFO or a tty would wait for a writer forever) and anything but a regular
+    file is refused (:class:`_NotAFile`) before a byte is read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
-        data = mirror_path(path).read_bytes()
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _NotAFile(_file_kind(mode))
+        chunks: list[bytes] = []
+        left = limit
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _read_mirror(path: Path) -> _MirrorRead:
+    try:
+        data = _read_small(mirror_path(path), _MIRROR_BYTES)
     except FileNotFoundError:
-        return None, "missing"
+        return _MirrorRead(None, "missing")
+    except _NotAFile as exc:
+        return _MirrorRead(None, f"{exc}, not a file")
     except OSError as exc:
-        return None, f"unreadable ({exc.strerror})"
-    best: Mirrored | None = None
+        if exc.errno == errno.ELOOP:
+            return _MirrorRead(None, "a symbolic link loop")
+        return _MirrorRead(None, f"unreadable ({exc.strerror or exc})")
+    slots: list[Mirrored] = []
     for offset in _SLOT_OFFSETS:
         slot = data[offset:offset + _SLOT_BYTES]
         if len(slot) < _SLOT_BYTES or zlib.crc32(slot[:-4]) != struct.unpack("<I", slot[-4:])[0]:
             continue
-        magic, layout, over, game, steps, last_crc = _SLOT.unpack(slot[:-4])
-        if magic == _MAGIC and layout == 1 and (best is None or steps > best.steps):
-            best = Mirrored(game, steps, last_crc, bool(over))
-    return (best, "") if best is not None else (None, "damaged")
+        magic, layout, over, more, game, steps, last_crc = _SLOT.unpack(slot[:-4])
+        if magic == _MAGIC and layout in (_AFTER, _BEFORE):
+            slots.append(Mirrored(game, steps, last_crc, bool(over), more if layout == _BEFORE else 0, layout))
+    if not slots:
+        return _MirrorRead(None, "empty" if not data else "damaged")
+    # The newer slot announced the later step (or the same one with more steps waiting).
+    best = max(slots, key=lambda m: (m.steps, m.more))
+    return _MirrorRead(best, "", len(slots) == 1)
+
+
+def read_mirror(path: Path) -> tuple[Mirrored | None, str]:
+    """The mirror of the log at ``path`` (its newest good slot) and ``""``, or ``None`` and
+    what is wrong with it. Never blocks, and reads no more than a mirror's size."""
+    read = _read_mirror(path)
+    return read.best, read.problem
 
 
 def _write_mirror(path: Path, state: Mirrored) -> int:
@@ -154,6 +261,30 @@ def _write_mirror(path: Path, state: Mirrored) -> int:
     os.replace(tmp, target)
     _fsync_dir(target.parent)
     return os.open(target, os.O_RDWR)
+
+
+def _regular_sizes(path: Path, kind: LogKind) -> dict[str, int | None]:
+    """The size of the log's file and of its WAL and -shm (None: absent), once each is known to
+    be a regular file: SQLite would block on a FIFO for ever, so anything else is refused in
+    one sentence (the mirror is read by :func:`read_mirror`, which refuses it too)."""
+    sizes: dict[str, int | None] = {}
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(str(path) + suffix)
+        try:
+            st = os.stat(part)
+        except FileNotFoundError:
+            sizes[suffix] = None
+            continue
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise BadTableLog(f"{part} is a symbolic link loop: give another --db path or remove "
+                                  "the link") from None
+            raise
+        if not stat.S_ISREG(st.st_mode):
+            raise BadTableLog(f"{part} is {_file_kind(st.st_mode)}, not a {kind.noun} file: give a --db "
+                              "path of a regular file, or move it away")
+        sizes[suffix] = st.st_size
+    return sizes
 
 
 def _has_tables(path: Path) -> bool:
@@ -252,10 +383,12 @@ class StepLog:
         n = self._count + 1
         body = json.dumps({"step": n, "prev": self._last_crc, **fields}, separators=(",", ":"))
         crc = zlib.crc32(body.encode())
-        self._db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, crc))
-        self._count, self._last_crc = n, crc
+        # Announced in the mirror before its commit, so the log never holds a step its mirror
+        # does not count (see the module doc).
         os.pwrite(self._mirror_fd, Mirrored(self.game, n, crc, over).pack(), _SLOT_OFFSETS[n % 2])
         os.fdatasync(self._mirror_fd)
+        self._db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, crc))
+        self._count, self._last_crc = n, crc
 
     def close(self) -> None:
         self._db.close()
@@ -291,35 +424,39 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
     if not path.parent.is_dir():
         raise BadTableLog(f"{path} cannot be created: the folder {str(path.parent)!r} does not "
                           "exist; give a --db path in a folder that exists")
-    mirrored, mirror_problem = read_mirror(path)
-    size = path.stat().st_size if path.exists() else None
-    wal = Path(str(path) + "-wal")
-    wal_size = wal.stat().st_size if wal.exists() else 0
+    sizes = _regular_sizes(path, kind)   # before anything reads them: a FIFO would block
+    mirror = _read_mirror(path)
+    mirrored = mirror.best
+    size, wal_size = sizes[""], sizes["-wal"] or 0
     notices: list[str] = []
     missing = size is None and wal_size <= _WAL_HEADER_BYTES
     if missing or not _has_tables(path):  # nothing was logged here: a new game
-        counted = mirrored is not None and mirrored.steps > 0 and not mirrored.over
+        counted = mirrored is not None and mirrored.made > 0 and not mirrored.over
         if counted and not missing:
             assert mirrored is not None
             raise BadTableLog(f"{path} {'is empty' if not size else 'holds no tables'}, but its "
-                              f"mirror says {unit} {mirrored.game.hex()} had logged {mirrored.steps} "
+                              f"mirror says {unit} {mirrored.game.hex()} had logged {mirrored.made} "
                               "steps in it: the log was lost; move it aside (with its -mirror "
                               f"file) to start a new {unit}")
         if counted:
             assert mirrored is not None
-            notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.steps} steps) "
+            notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.made} steps) "
                            f"was missing: a new {unit} was started")
-        elif not missing and mirrored is not None and mirrored.steps > 0:
+        elif not missing and mirrored is not None and mirrored.made > 0:
             # A finished game has nothing left to resume, but its emptied log is still said.
-            notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.steps} steps, "
+            notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.made} steps, "
                            f"{unit} over) holds nothing now: a new {unit} was started")
         elif not missing:
             notices.append(f"the log {path} held nothing (its creation was cut off): a new {unit} "
                            "was started")
+        elif mirrored is None and mirror.problem != "missing":
+            # What it counted cannot be read: a lost game's steps cannot be ruled out.
+            notices.append(f"the log {path} was missing and its mirror is {mirror.problem}: a new "
+                           f"{unit} was started")
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
         _create(path, kind, header)
-        mirrored, mirror_problem = read_mirror(path)
+        mirror = _read_mirror(path)
     db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
     try:
         db.text_factory = bytes
@@ -333,7 +470,7 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
         if torn:
             notices.append(torn)
         last_crc = crcs[-1]
-        known = _compare(path, kind, meta.game, crcs, mirrored, mirror_problem, bool(torn))
+        known = _compare(path, kind, meta.game, crcs, mirror, bool(torn))
         notices.extend(known[0])
         if torn:   # dropped only once nothing refused the log
             db.execute("DELETE FROM steps WHERE seq = ?", (torn_seq,))
@@ -345,40 +482,54 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
     return Opened(path, db, fd, meta.game, meta.header, rows, last_crc, tuple(notices))
 
 
-def _compare(path: Path, kind: LogKind, game: bytes, crcs: list[int], mirrored: Mirrored | None,
-             problem: str, torn: bool) -> tuple[list[str], Mirrored | None]:
+def _compare(path: Path, kind: LogKind, game: bytes, crcs: list[int], mirror: _MirrorRead,
+             torn: bool) -> tuple[list[str], Mirrored | None]:
     """The notices from comparing the log (``crcs``: the meta's, then each step's) with its
-    mirror, and the mirror to write (None: it is right as it is)."""
+    mirror, and the mirror to write (None: it is right as it is). The module doc says what
+    each outcome proves."""
     count = len(crcs) - 1
-    now = Mirrored(game, count, crcs[-1])
     unit = kind.unit
     where = f"{path} ({unit} {game.hex()})"
-    if mirrored is None:
-        if count == 0:
-            return [], now
-        return [f"the mirror of {where} is {problem}, so steps lost at the end cannot be ruled "
-                f"out: the {unit} resumes after step {count}"], now
-    if mirrored.game != game:
-        if count == 0:
-            return [], now   # a creation cut off before its mirror was written
-        return [f"the mirror of {where} belongs to {unit} {mirrored.game.hex()}, so steps lost at "
-                f"the end cannot be ruled out: the {unit} resumes after step {count}"], now
-    if mirrored.steps <= count and crcs[mirrored.steps] != mirrored.last_crc:
-        raise BadTableLog(f"step {mirrored.steps} of {where} is not the step that was logged "
+    m = mirror.best
+    now = Mirrored(game, count, crcs[-1], over=m is not None and m.over and m.game == game and m.steps == count)
+    # Said so when nothing can count what followed: since which step, not how many.
+    unknown = f"so steps lost at the end cannot be ruled out: the {unit} resumes after step {count}"
+    if m is None:
+        # Every log's mirror is written before the log is renamed into place (_create): a log
+        # without a good one lost it, whatever its count (0 included), and the mirror alone
+        # could have counted steps that were only in a lost WAL.
+        return [f"the mirror of {where} is {mirror.problem}, {unknown}"], now
+    if m.game != game:
+        return [f"the mirror of {where} belongs to {unit} {m.game.hex()}, {unknown}"], now
+    if m.steps <= count and crcs[m.steps] != m.last_crc:
+        raise BadTableLog(f"step {m.steps} of {where} is not the step that was logged "
                           "(its checksum differs from the mirror's): the log cannot be resumed safely")
-    if mirrored.steps > count:
-        lost = mirrored.steps - count
-        if torn and lost == 1:
+    if count < m.made:
+        lost = m.made - count
+        if torn and lost == 1 and not mirror.alone:
             return [], now          # the torn step was the only one: said already
-        return [f"{where} lost its last {lost} logged step{'s' * (lost != 1)} (its mirror "
-                f"counted {mirrored.steps}): the {unit} resumes after step {count}"], now
-    if mirrored.steps == count:
-        return [], None
-    if mirrored.steps == count - 1 and not torn:
-        return [], now              # killed between the commit and the mirror write
-    return [f"the mirror of {where} counted {mirrored.steps} steps, not the {count} in the "
+        if mirror.alone:
+            # The damaged slot may have announced one step more than the good one.
+            how_many = f"{lost} or {lost + 1} steps" if m.more == 0 else f"{lost} steps or more"
+            return [f"{where} lost its last {how_many} (its mirror counted {m.made}, and one of its "
+                    f"two slots is damaged): the {unit} resumes after step {count}"], now
+        return [f"{where} lost its last {lost} logged step{'s' * (lost != 1)} (its mirror counted "
+                f"{m.made}): the {unit} resumes after step {count}"], now
+    if count == m.made:
+        if mirror.alone and not torn:
+            return [f"one of the two slots of the mirror of {where} is damaged, so step {count + 1} "
+                    f"may have been lost: the {unit} resumes after step {count}"], now
+        if m.steps == count and m.layout == _BEFORE and not mirror.alone:
+            return [], None
+        return [], now
+    # A log may hold one step more than the good slot counted when the other slot (damaged)
+    # may have announced it, or with an older rig's mirror (written after each commit).
+    if count == m.made + 1 and (mirror.alone or m.layout == _AFTER) and not torn:
+        return [], now
+    return [f"the mirror of {where} counted {m.made} steps, not the {count} in the "
             f"log, so it is older than the log and steps lost at the end cannot be ruled out: "
             f"the {unit} resumes after step {count}"], now
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,9 +567,11 @@ def _create(path: Path, kind: LogKind, header: Mapping[str, str]) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+    # The mirror first (on disk, its folder synced), then the log: a log in place always had
+    # a mirror of its own, so one found without it lost it (see _compare), even at step 0.
+    os.close(_write_mirror(path, Mirrored(game, 0, int(meta["check"]))))
     os.replace(tmp, path)
     _fsync_dir(path.parent)
-    os.close(_write_mirror(path, Mirrored(game, 0, int(meta["check"]))))
 
 
 def _line(text: str) -> str:

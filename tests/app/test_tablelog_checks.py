@@ -4,8 +4,10 @@ refusal and notice it can give (each one sentence)."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import zlib
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -98,16 +100,40 @@ def test_steps_resume_with_their_chain_and_the_mirror_follows(tmp_path: Path) ->
     again.close()
 
 
-def test_a_kill_between_the_commit_and_the_mirror_is_normal(tmp_path: Path) -> None:
+def test_the_mirror_announces_each_step_before_its_commit(tmp_path: Path) -> None:
+    """Issue 21 (defect 2): a kill between a commit and its mirror write, then a WAL that lost
+    that step, resumed one step short without a word. The mirror now counts a step before its
+    commit, so that step (committed or not) is said, exactly."""
     db = tmp_path / "table.db"
     log = logged(db, 6)
     game = log.game
     log.close()
-    set_mirror(db, Mirrored(game, 5, rows(db)[4][2]))
+    assert read_mirror(db)[0] == Mirrored(game, 6, rows(db)[5][2])
+    with sqlite3.connect(db) as con:   # the 6th step's commit never made it (or was lost since)
+        con.execute("DELETE FROM steps WHERE seq = 6")
+    again = reopen(db)
+    assert again.notices == (f"{db} (game {game.hex()}) lost its last 1 logged step (its mirror counted 6): "
+                             "the game resumes after step 5",)
+    again.close()
+    assert reopen(db).notices == ()
+
+
+def test_an_older_rigs_mirror_one_step_behind_its_log_is_normal(tmp_path: Path) -> None:
+    """A version 2 log of an older rig: its mirror was written after each commit, so a kill
+    between the two left the log one step ahead; such a log still resumes quietly."""
+    db = tmp_path / "table.db"
+    log = logged(db, 6)
+    game = log.game
+    log.close()
+    set_mirror(db, Mirrored(game, 5, rows(db)[4][2], layout=1))
     again = reopen(db)
     assert len(again.steps) == 6 and again.notices == ()
     again.close()
     assert read_mirror(db)[0] == Mirrored(game, 6, rows(db)[5][2])
+    set_mirror(db, Mirrored(game, 5, rows(db)[4][2]))   # this rig's mirror never lags its log
+    again = reopen(db)
+    assert "counted 5 steps, not the 6 in the log, so it is older than the log" in again.notices[0]
+    again.close()
 
 
 def test_lost_last_steps_are_said_and_acknowledged(tmp_path: Path) -> None:
@@ -324,3 +350,72 @@ def test_the_mirror_marks_a_game_over_so_filing_its_log_away_is_quiet(
     db.rename(tmp_path / "filed.db")      # what the kiosk does with a finished game's log
     assert main(["table", "--players", "3", "--seed", "4", "--db", str(db), "--json"]) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+# --- issue 21: no silent loss, and no blocking on what is not a file ----------------------------
+
+def test_a_lost_wal_and_mirror_with_nothing_checkpointed_is_said(tmp_path: Path) -> None:
+    """Issue 21 (defect 2): the WAL and the mirror deleted together while the file held no
+    checkpointed step: the game restarted as new without a word (200 steps gone). The mirror is
+    now written before the log is renamed into place, so a log without one lost it."""
+    db = tmp_path / "table.db"
+    log = logged(db, 200)
+    game = log.game.hex()
+    killed = db.read_bytes()       # the file as a kill leaves it: every step still in the WAL
+    log.close()
+    db.write_bytes(killed)
+    for suffix in ("-wal", "-shm", "-mirror"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    again = reopen(db)
+    assert again.steps == []
+    assert again.notices == (f"the mirror of {db} (game {game}) is missing, so steps lost at the end cannot "
+                             "be ruled out: the game resumes after step 0",)
+    again.close()
+
+
+@pytest.mark.parametrize("spoil", ["fifo", "emptied"])
+def test_a_fifo_or_emptied_mirror_is_said_without_blocking(tmp_path: Path, spoil: str) -> None:
+    """Issue 21 (defect 4): a FIFO at ``<log>-mirror`` hung ``table --db`` (12/12)."""
+    db = tmp_path / "table.db"
+    logged(db, 4).close()
+    mirror_path(db).unlink()
+    if spoil == "fifo":
+        os.mkfifo(mirror_path(db))
+    else:
+        mirror_path(db).write_bytes(b"")
+    assert read_mirror(db) == (None, "a FIFO (named pipe), not a file" if spoil == "fifo" else "empty")
+    again = reopen(db)
+    what = "a FIFO (named pipe), not a file" if spoil == "fifo" else "empty"
+    assert again.notices == (f"the mirror of {db} (game {again.game.hex()}) is {what}, so steps lost at the "
+                             "end cannot be ruled out: the game resumes after step 4",)
+    again.close()
+    assert mirror_path(db).is_file() and read_mirror(db)[0] is not None
+
+
+@pytest.mark.parametrize(("suffix", "make", "said"), [
+    ("", os.mkfifo, "is a FIFO (named pipe), not a table log file"),
+    ("-wal", os.mkfifo, "is a FIFO (named pipe), not a table log file"),
+    ("-shm", os.mkfifo, "is a FIFO (named pipe), not a table log file"),
+    ("", os.mkdir, "is a folder, not a table log file"),
+    ("", lambda p: os.symlink("/dev/null", p), "is a device, not a table log file"),
+    ("", lambda p: os.symlink(p, p), "is a symbolic link loop: give another --db path or remove the link"),
+])
+def test_a_log_that_is_not_a_file_is_refused_in_one_sentence(
+        tmp_path: Path, suffix: str, make: Callable[[Path], None], said: str) -> None:
+    db = tmp_path / "table.db"
+    if suffix:
+        logged(db, 2).close()
+    make(Path(f"{db}{suffix}"))
+    with pytest.raises(BadTableLog) as info:
+        reopen(db)
+    assert str(info.value).startswith(f"{db}{suffix} {said}") and "\n" not in str(info.value)
+
+
+def test_table_with_a_fifo_mirror_plays_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.app.cli import main
+
+    db = tmp_path / "table.db"
+    os.mkfifo(mirror_path(db))
+    assert main(["table", "--players", "3", "--seed", "4", "--db", str(db), "--json"]) == 0
+    assert "note: the log" in capsys.readouterr().err   # the log was missing, its mirror a FIFO
+    assert mirror_path(db).is_file()
