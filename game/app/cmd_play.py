@@ -274,6 +274,11 @@ def _headless_demo(args: argparse.Namespace, seed: int, rules: object, langs: li
         pygame.quit()
     if args.log:
         print(f"Log written to {args.log}; check it with: cheating-moth replay {args.log}", file=sys.stderr)
+    if table_log is not None and table_log.lost:
+        print(f"note: {table_log.lost} step{'s' * (table_log.lost != 1)} could not be written to {args.db} and "
+              f"{'are' if table_log.lost != 1 else 'is'} lost ({table_log.trouble}); {table_log.written} steps are "
+              "in the log", file=sys.stderr)
+        return 1
     if table_log is not None:
         print(f"Table log written to {args.db}: the whole game, {table_log.count} steps", file=sys.stderr)
     return 0
@@ -357,6 +362,10 @@ def _app(args: argparse.Namespace, seed: int, rules: object, lang: str, detected
         detected.close()
         if app.log is not None:
             app.log.close()
+            if app.log.lost:
+                print(f"note: {app.log.lost} step{'s' * (app.log.lost != 1)} of the game could not be saved in "
+                      f"{app.log.path} and {'are' if app.log.lost != 1 else 'is'} lost ({app.log.trouble})",
+                      file=sys.stderr)
         if game_log is not None:
             game_log.close()
         pygame.quit()

@@ -64,6 +64,13 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_summary(table, steps, seed), indent=2))
     else:
         print(f"Final standings (penalty points, lowest wins):\n{standings_table(table.game)}")
+    if log is not None and log.lost:
+        # The game was played to its end from memory; the log misses its last steps: said, and
+        # the exit status says the log is not whole.
+        print(f"note: {log.lost} step{'s' * (log.lost != 1)} could not be written to {args.db} and "
+              f"{'are' if log.lost != 1 else 'is'} lost ({log.trouble}): free space on the disk or make "
+              "the file writable, then play the game again from the log", file=sys.stderr, flush=True)
+        return 1
     return 0
 
 

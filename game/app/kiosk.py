@@ -22,6 +22,7 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import sqlite3
@@ -46,7 +47,8 @@ from .pinfile import read_pin_file
 from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
 from .rigconfig import (_KEYS, CHEATING_MOTH, MissingConfig, RigConfig, read_toml, rig_config_from,
                         with_changes)
-from .tablelog import LOG_SUFFIXES, TableLog, move_log
+from .storage import ADVICE, is_storage_error, reason
+from .tablelog import LOG_SUFFIXES, StepLog, TableLog, move_log
 
 if TYPE_CHECKING:
     from .referee.race_log import RaceLog
@@ -134,15 +136,45 @@ class Kiosk:
     #: Referee sessions that ended (the table switched, the players changed), results in memory.
     race_sessions: deque[RaceSession] = field(default_factory=lambda: deque(maxlen=KEPT_RACE_SESSIONS))
 
+    #: The finished (or ended) game whose log could not be filed in games/ yet: it stays in
+    #: ``table.db`` and is filed before the next game's log is made there (its file name).
+    unfiled: Callable[[str], str] | None = None
+    #: Finished games that could not be put on the leaderboard yet (tried again at the next).
+    unrecorded: list[FinishedGame] = field(default_factory=list)
+    #: The log of a game that is over but still holds steps in memory (the card failed at its
+    #: end): kept open, written and filed before the next game's log is made there.
+    finishing: StepLog | None = None
+
     def __post_init__(self) -> None:
-        self.data.mkdir(parents=True, exist_ok=True)
-        (self.data / "games").mkdir(exist_ok=True)
+        # Whatever the data folder is (missing and not makeable, a file, read-only, full, its
+        # games/ a file), the kiosk starts: the games are then kept in memory, and said.
+        try:
+            self.data.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.trouble(f"the data folder {self.data} cannot be used ({reason(exc)}): games are kept in "
+                         f"memory only; {ADVICE}")
+        else:
+            try:
+                (self.data / "games").mkdir(exist_ok=True)
+            except OSError as exc:
+                self.trouble(f"the folder {self.data / 'games'} cannot be made ({reason(exc)}): finished "
+                             f"games stay in {self.current} until it can; {ADVICE}")
         self.leaderboard = self._open_leaderboard()
         if self.lock is None:
             self.lock = self._load_lock()
         if self.presets is None:
-            self.presets = load_table_presets(self.data)
+            try:
+                self.presets = load_table_presets(self.data)
+            except OSError as exc:
+                self.presets = Presets((), ())
+                self.trouble(f"the race presets could not be read ({reason(exc)}); {ADVICE}")
             self.notes.extend(self.presets.notices)
+
+    def trouble(self, sentence: str) -> None:
+        """A storage problem: a note for the screen and a line in the journal."""
+        if sentence not in self.notes:
+            self.notes.append(sentence)
+        log.error("%s", sentence)
 
     def _load_lock(self) -> StaffLock | None:
         """The lock from the PIN file and the saved count of wrong PINs; any problem is a note
@@ -176,12 +208,24 @@ class Kiosk:
         return self.data / "table.db"
 
     def open_log(self, settings: TableSettings, seed: int, t0_ns: int) -> TableLog:
-        """The log of the game in progress; one that cannot be resumed is moved aside."""
+        """The log of the game in progress; one that cannot be resumed is moved aside. Storage
+        trouble never stops the table: the game is then kept in memory (a log without a file
+        yet, :meth:`memory_log`), and what is on the card stays as it is."""
+        if self.unfiled is not None and not self._file_unfiled():
+            return self.memory_log(settings, seed, t0_ns, f"the finished game in it cannot be filed in "
+                                   f"{self.data / 'games'} yet")
         try:
             table_log = TableLog.open(self.current, settings, seed, t0_ns)
         except BadTableLog as exc:
-            moved = self.set_aside(self.current, str(exc))
-            table_log = TableLog.open(self.current, settings, seed, t0_ns)
+            if is_storage_error(exc) or not self.current.parent.is_dir():
+                return self.memory_log(settings, seed, t0_ns, _cause(exc))
+            moved = self.aside_or_none(self.current, str(exc))
+            if moved is None:
+                return self.memory_log(settings, seed, t0_ns, "it could not be resumed nor moved aside")
+            try:
+                table_log = TableLog.open(self.current, settings, seed, t0_ns)
+            except BadTableLog as again:
+                return self.memory_log(settings, seed, t0_ns, _cause(again))
             self.notes.append(f"the game log could not be resumed and was moved to {moved}")
         for notice in table_log.notices:  # a step dropped or lost, a mirror missing: said
             self.notes.append(notice)
@@ -194,20 +238,55 @@ class Kiosk:
         than :class:`BadTableLog` is moved aside as well, with a note, and a new game starts."""
         try:
             table_log = self.open_log(settings, seed, t0_ns)
-        except (sqlite3.Error, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        except (sqlite3.Error, OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError) as exc:
             why = f"{type(exc).__name__}: {str(exc)[:120]}"
-            moved = self.set_aside(self.current, why)
-            self.notes.append(f"the game log could not be read ({why}) and was moved to {moved}")
-            table_log = self.open_log(settings, seed, t0_ns)
+            moved = None if is_storage_error(exc) else self.aside_or_none(self.current, why)
+            if moved is None:
+                table_log = self.memory_log(settings, seed, t0_ns, why)
+            else:
+                self.notes.append(f"the game log could not be read ({why}) and was moved to {moved}")
+                try:
+                    table_log = self.open_log(settings, seed, t0_ns)
+                except (sqlite3.Error, OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                        RecursionError) as again:
+                    table_log = self.memory_log(settings, seed, t0_ns, f"{type(again).__name__}: {str(again)[:120]}")
         for notice in getattr(table_log, "notices", ()):
             if notice not in self.notes:
                 self.notes.append(str(notice))
         return table_log
 
+    def memory_log(self, settings: TableSettings, seed: int, t0_ns: int, why: str) -> TableLog:
+        """A new game's log kept in memory because ``table.db`` cannot be opened or made now
+        (``why``): each step tries again, and once the card takes it the log is made and the
+        steps so far are written into it in order (another game's log found there then is moved
+        aside, kept; a finished one not yet filed is filed first)."""
+        sentence = (f"the game log {self.current} cannot be written ({why}): the game goes on and is "
+                    f"kept in memory until it can; {ADVICE}")
+        table_log = TableLog.unwritten(self.current, settings, seed, t0_ns, sentence)
+        table_log.prepare = self._ready_for_log
+        table_log.make_room = lambda why: self.set_aside(self.current, why)
+        self.trouble(sentence)
+        return table_log
+
+    def _ready_for_log(self) -> None:
+        """Before a kept game's log is made: the folder exists and the last game is filed."""
+        self.data.mkdir(parents=True, exist_ok=True)
+        if self.unfiled is not None and not self._file_unfiled():
+            raise OSError(errno.EAGAIN, f"the finished game in {self.current} cannot be filed yet")
+
     def set_aside(self, path: Path, why: str) -> Path:
         target = self._move_log(path, self.data / "aside", lambda when: f"{path.stem}-{when}{path.suffix}")
         log.error("moved %s aside to %s: %s", path, target, why)
         return target
+
+    def aside_or_none(self, path: Path, why: str) -> Path | None:
+        """:meth:`set_aside`, or None (with a note) when the card cannot move it: it stays."""
+        try:
+            return self.set_aside(path, why)
+        except OSError as exc:
+            self.trouble(f"{path} could not be resumed ({why[:160]}) and cannot be moved aside ({reason(exc)}): "
+                         f"it is left as it is; {ADVICE}")
+            return None
 
     def _move_log(self, path: Path, folder: Path, name: Callable[[str], str]) -> Path:
         return move_log(path, folder, name, self.wall_clock())
@@ -218,25 +297,20 @@ class Kiosk:
             return
         game = table.game
         winners = tuple(s.player for s in game.standings() if s.place == 1)
-        try:
-            self.leaderboard.record(FinishedGame(
-                finished_unix_ns=int(self.wall_clock().timestamp() * 1e9), seed=table.seed,
-                names=tuple(table.name(p) for p in range(table.players)), totals=game.totals,
-                winners=winners, key=f"{table.seed}:{table_log.t0_ns}",
-                best_ns=tuple(st.best_ns for st in stats(table.race_times, table.players))))
-        except sqlite3.Error as exc:  # a disk full or a file damaged since the start: the game stays filed
-            self.notes.append(f"the game could not be put on the leaderboard ({exc}); its log is kept in games/")
-            log.error("%s", self.notes[-1])
-        table_log.close()
-        stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        for suffix in LOG_SUFFIXES:   # the log and everything beside it (WAL, step mirror)
-            part = Path(str(self.current) + suffix)
-            if part.exists():
-                part.rename(self.data / "games" / f"game-{stamp}-{table.seed}.db{suffix}")
-        kept = sorted((self.data / "games").glob("game-*.db"))
-        for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
-            for suffix in LOG_SUFFIXES:
-                Path(str(old) + suffix).unlink(missing_ok=True)
+        self.unrecorded.append(FinishedGame(
+            finished_unix_ns=int(self.wall_clock().timestamp() * 1e9), seed=table.seed,
+            names=tuple(table.name(p) for p in range(table.players)), totals=game.totals,
+            winners=winners, key=f"{table.seed}:{table_log.t0_ns}",
+            best_ns=tuple(st.best_ns for st in stats(table.race_times, table.players))))
+        while self.unrecorded:   # the oldest first: one that could not be recorded is tried again
+            try:
+                self.leaderboard.record(self.unrecorded[0])
+            except sqlite3.Error as exc:  # a disk full or a file damaged since the start: the game stays filed
+                self.trouble(f"the game could not be put on the leaderboard ({exc}); its log is kept in games/ "
+                             "and it is put on the leaderboard after the next game if it can")
+                break
+            self.unrecorded.pop(0)
+        self._wrap_up(table_log, lambda when: f"game-{when}-{table.seed}.db")
         log.info("game over: %s", ", ".join(f"{n} {t}" for n, t in zip(
             (table.name(p) for p in range(table.players)), game.totals)))
 
@@ -246,7 +320,11 @@ class Kiosk:
         try:
             board = Leaderboard(path, self.config.max_games)
         except BadTableLog as exc:
-            moved = self.set_aside(path, str(exc))
+            moved = None if is_storage_error(exc) else self.aside_or_none(path, str(exc))
+            if moved is None:   # the card, not the file: the file is left as it is
+                self.trouble(f"the leaderboard {path} cannot be opened ({_cause(exc)}): this session's "
+                             f"games are kept in memory only; {ADVICE}")
+                return Leaderboard(":memory:", self.config.max_games)
             self.notes.append(f"the leaderboard could not be read and was moved to {moved}")
         else:
             board.games()               # counts the rows that cannot be read (left out, kept)
@@ -288,7 +366,11 @@ class Kiosk:
         return opened, wait
 
     def reset_leaderboard(self) -> None:
-        self.leaderboard.reset()
+        try:
+            self.leaderboard.reset()
+        except sqlite3.Error as exc:
+            self.trouble(f"the leaderboard could not be reset ({exc}); {ADVICE}")
+            return
         log.warning("the leaderboard was reset from the staff menu")
 
     # --- the table game --------------------------------------------------------------------
@@ -350,39 +432,74 @@ class Kiosk:
             return RaceLog.open(self.race_current, preset, players, clock=clock, resolution_ns=resolution_ns,
                                 seed=seed, t0_ns=t0_ns)
 
+        def in_memory(why: str) -> RaceLog:
+            sentence = (f"the referee session log {self.race_current} cannot be written ({why}): the races go "
+                        f"on and are kept in memory until it can; {ADVICE}")
+            self.trouble(sentence)
+            kept = RaceLog.unwritten(self.race_current, preset, players, sentence, clock=clock,
+                                     resolution_ns=resolution_ns, seed=seed, t0_ns=t0_ns)
+            kept.prepare = lambda: self.data.mkdir(parents=True, exist_ok=True)
+            kept.make_room = lambda why: self.set_aside(self.race_current, why)
+            return kept
+
+        failures = (BadTableLog, sqlite3.Error, OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                    RecursionError)
         try:
             race_log = opened()
-        except (BadTableLog, sqlite3.Error, UnicodeDecodeError, ValueError, KeyError, TypeError,
-                RecursionError) as exc:
+        except failures as exc:
             why = str(exc) if isinstance(exc, BadTableLog) else f"{type(exc).__name__}: {str(exc)[:120]}"
-            moved = self.set_aside(self.race_current, why)
+            if is_storage_error(exc) or not self.race_current.parent.is_dir():
+                return in_memory(_cause(exc))
+            moved = self.aside_or_none(self.race_current, why)
+            if moved is None:
+                return in_memory("it could not be resumed nor moved aside")
             self.notes.append(f"the referee session log could not be resumed and was moved to {moved}")
-            race_log = opened()
+            try:
+                race_log = opened()
+            except failures as again:
+                return in_memory(_cause(again))
         if race_log.clash(preset.id, players, clock):
-            self.file_race_log(race_log)      # another game's or table's session: it is over
-            race_log = opened()
+            # Another game's or table's session: it is over. Filed, or (the card failing) this
+            # session is kept in memory and the other stays in race.db.
+            if not self.file_race_log(race_log):
+                return in_memory("the session before it cannot be filed")
+            try:
+                race_log = opened()
+            except failures as exc:
+                return in_memory(_cause(exc))
         for notice in race_log.notices:
             self.notes.append(str(notice))
             log.warning("%s", notice)
         return race_log
 
-    def file_race_log(self, race_log: RaceLog) -> None:
+    def file_race_log(self, race_log: RaceLog) -> bool:
         """A referee session ended: its log goes to ``races/`` with its report beside it (HTML,
         for the group; the newest ``keep_game_logs`` kept), or is removed when it holds no
-        finished race."""
+        finished race. False when the card cannot take it (it stays in ``race.db``, said)."""
         from .cmd_referee import names_for
         from .referee.report_file import write_report
 
         session = race_log.session
-        race_log.close()
+        self.close_log(race_log)
         path = race_log.path
+        if not path.exists():     # kept in memory only (its results are in race_sessions)
+            return True
         if not session.results:
-            for suffix in LOG_SUFFIXES:
-                Path(str(path) + suffix).unlink(missing_ok=True)
-            return
+            try:
+                for suffix in LOG_SUFFIXES:
+                    Path(str(path) + suffix).unlink(missing_ok=True)
+            except OSError as exc:
+                self.trouble(f"the referee session log {path} could not be removed ({reason(exc)}); {ADVICE}")
+                return False
+            return True
         folder = self.data / "races"
         # The date first: the oldest sort first when the folder is trimmed.
-        filed = self._move_log(path, folder, lambda when: f"race-{when}-{session.preset.id}.db")
+        try:
+            filed = self._move_log(path, folder, lambda when: f"race-{when}-{session.preset.id}.db")
+        except OSError as exc:
+            self.trouble(f"the referee session that ended could not be filed in {folder} ({reason(exc)}): it "
+                         f"stays in {path}; {ADVICE}")
+            return False
         try:   # the group's report beside it (staff can hand it out)
             write_report(filed.with_suffix(".html"), session, names_for(session.seats), self.config.lang,
                          self.wall_clock())
@@ -390,10 +507,14 @@ class Kiosk:
             self.notes.append(f"the referee session's report could not be written ({exc.strerror}); its log is "
                               f"kept in {filed}")
         kept = sorted(folder.glob("race-*.db"))
-        for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
-            for suffix in LOG_SUFFIXES:
-                Path(str(old) + suffix).unlink(missing_ok=True)
-            old.with_suffix(".html").unlink(missing_ok=True)
+        try:
+            for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
+                for suffix in LOG_SUFFIXES:
+                    Path(str(old) + suffix).unlink(missing_ok=True)
+                old.with_suffix(".html").unlink(missing_ok=True)
+        except OSError as exc:     # trimmed after the next session
+            log.error("could not remove an old referee session log: %s", reason(exc))
+        return True
 
     def keep_race_session(self, session: RaceSession) -> None:
         """A referee session ended: its results are kept in memory (the newest
@@ -419,19 +540,88 @@ class Kiosk:
             # Both, so that the file checks (minimum <= maximum) on its own.
             kept.update(fore_period_min_ms=self.config.fore_period_min_ms,
                         fore_period_max_ms=self.config.fore_period_max_ms)
-        write_staff_overrides(self.staff_file, kept)
+        try:
+            write_staff_overrides(self.staff_file, kept)
+        except OSError as exc:     # it applies now; the card did not keep it for the next start
+            self.trouble(f"the staff change ({', '.join(sorted(changes))}) applies now but could not be kept in "
+                         f"{self.staff_file} ({reason(exc)}); {ADVICE}")
         log.info("staff changed %s", ", ".join(sorted(changes)))
 
     def end_game(self, table_log: TableLog, seed: int) -> None:
         """The staff menu ended a game before its end: its log is filed with the finished ones
         (not on the leaderboard) so that the next game starts from a fresh log."""
-        table_log.close()
-        stamp = self.wall_clock().strftime("%Y%m%d-%H%M%S")
-        for suffix in LOG_SUFFIXES:
-            part = Path(str(self.current) + suffix)
-            if part.exists():
-                part.rename(self.data / "games" / f"game-{stamp}-{seed}-ended.db{suffix}")
+        self._wrap_up(table_log, lambda when: f"game-{when}-{seed}-ended.db")
         log.warning("the game was ended from the staff menu")
+
+    def _wrap_up(self, table_log: TableLog, name: Callable[[str], str]) -> None:
+        """A game's log is done with: closed and filed as ``name(date-time)``. One whose last
+        steps are still in memory (the card failing) stays open and is written and filed once
+        the card takes it (before the next game's log), or said lost at :meth:`close`."""
+        if table_log.in_memory and not table_log.retry():
+            self.unfiled = name
+            self.finishing = table_log
+            # Its own file is what gets filed now: making it must not wait for a filing.
+            table_log.prepare = lambda: self.data.mkdir(parents=True, exist_ok=True)
+            self.trouble(f"the last {table_log.in_memory} steps of the game that is over are kept in memory: they "
+                         f"are written and the game filed once {table_log.path} can be written; {ADVICE}")
+            return
+        self.close_log(table_log)
+        self.unfiled = name
+        self._file_unfiled()
+
+    def close(self) -> None:
+        """The kiosk stops: a finished game's steps still in memory get a last try (else they are
+        said lost), and the leaderboard is closed."""
+        if self.finishing is not None:
+            self.close_log(self.finishing)
+            self.finishing = None
+        self.leaderboard.close()
+
+    def close_log(self, step_log: StepLog) -> None:
+        """Close a log; steps it could never write (the card failed until the end) are said lost."""
+        step_log.close()
+        if step_log.lost:   # the journal has it from the log itself
+            self.notes.append(f"{step_log.lost} step{'s' * (step_log.lost != 1)} of the game could not be written "
+                              f"to {step_log.path} and {'are' if step_log.lost != 1 else 'is'} lost; {ADVICE}")
+
+    def _file_unfiled(self) -> bool:
+        """File the game that is over in games/ (its log with everything beside it, moved whole);
+        True when done or nothing was left. One that cannot be moved stays in ``table.db``, said."""
+        name = self.unfiled
+        if name is None:
+            return True
+        if self.finishing is not None:          # its last steps first, then it is filed whole
+            if not self.finishing.retry():
+                return False
+            self.close_log(self.finishing)
+            self.finishing = None
+        if not self.current.exists():        # kept in memory only: nothing on the card to file
+            self.unfiled = None
+            return True
+        try:
+            self._move_log(self.current, self.data / "games", name)
+        except OSError as exc:
+            self.trouble(f"the game that is over could not be filed in {self.data / 'games'} ({reason(exc)}): "
+                         f"it stays in {self.current} and is filed when it can; {ADVICE}")
+            return False
+        self.unfiled = None
+        kept = sorted((self.data / "games").glob("game-*.db"))
+        for old in kept[: max(0, len(kept) - self.config.keep_game_logs)]:
+            for suffix in LOG_SUFFIXES:
+                try:
+                    Path(str(old) + suffix).unlink(missing_ok=True)
+                except OSError as exc:     # kept one more time: trimmed after the next game
+                    log.error("could not remove the old game log %s%s: %s", old, suffix, reason(exc))
+        return True
+
+
+def _cause(exc: BaseException) -> str:
+    """What failed in a few words: the storage's own (``No space left on device``) when it was
+    the storage, else the whole sentence."""
+    inner = exc.__context__
+    if inner is not None and is_storage_error(inner):
+        return reason(inner)
+    return str(exc)[:200]
 
 
 def _world_readable(path: Path | None) -> bool:

@@ -127,16 +127,27 @@ class Leaderboard:
             raise _NotOurs(f"its games table has no column {', '.join(missing[:3])}")
 
     def record(self, game: FinishedGame) -> None:
-        self._db.execute("BEGIN")
-        self._db.execute(
-            "INSERT OR IGNORE INTO games(finished_unix_ns, seed, names, totals, winners, key, best_ns) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game.finished_unix_ns, game.seed, json.dumps(game.names), json.dumps(game.totals),
-             json.dumps(game.winners), game.key, json.dumps(game.best_ns)))
-        self._db.execute(
-            "DELETE FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY finished_unix_ns DESC, "
-            "id DESC LIMIT ?)", (self.max_games,))
-        self._db.execute("COMMIT")
+        """Add a finished game (once: its ``key`` again is ignored) and drop the oldest past
+        ``max_games``. A failure (a full card) raises ``sqlite3.Error`` and leaves nothing half
+        done: the transaction is rolled back, so the next record can go through."""
+        try:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT OR IGNORE INTO games(finished_unix_ns, seed, names, totals, winners, key, best_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game.finished_unix_ns, game.seed, json.dumps(game.names), json.dumps(game.totals),
+                 json.dumps(game.winners), game.key, json.dumps(game.best_ns)))
+            self._db.execute(
+                "DELETE FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY finished_unix_ns DESC, "
+                "id DESC LIMIT ?)", (self.max_games,))
+            self._db.execute("COMMIT")
+        except sqlite3.Error:
+            if self._db.in_transaction:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise
 
     def games(self, since_unix_ns: int = 0) -> list[FinishedGame]:
         """Finished games since then, oldest first; a row that cannot be read is left out and

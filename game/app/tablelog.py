@@ -79,12 +79,14 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import secrets
 import sqlite3
 import stat
 import struct
 import zlib
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -97,6 +99,7 @@ from ..controller import Stage, Step, TableSettings
 from ..controller.inputs import INPUT_TYPES, Input
 from ..controller.resume import LoggedStep
 from ..errors import BadTableLog, GameError
+from .storage import is_storage_error, reason
 
 #: The files of one log, as suffixes of its path (move them together).
 LOG_SUFFIXES = ("", "-wal", "-shm", "-mirror")
@@ -106,6 +109,8 @@ _META_KEYS = ("format", "version", "game", "check")
 
 H = TypeVar("H")   # what a kind's header decodes to
 R = TypeVar("R")   # what a kind's row decodes to
+
+log = logging.getLogger("cheating-moth")
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,19 +314,54 @@ def _fsync_dir(folder: Path) -> None:
 def move_log(path: Path, folder: Path, name: Callable[[str], str], when: datetime) -> Path:
     """Move the log at ``path`` with everything beside it (its WAL, its step mirror) into
     ``folder`` as ``name(date-time)`` (``name(date-time-1)``… if that is taken); the log kept,
-    never deleted. The kiosk's aside/ and games/ and a living room's games/ use it."""
+    never deleted. The kiosk's aside/ and games/ and a living room's games/ use it.
+
+    All or nothing: a log whose WAL still holds steps is first merged into its file (a WAL
+    moved apart from its file would lose them), and a rename that fails puts back the parts
+    already moved; the ``OSError`` then says why, and the log is where it was."""
     folder.mkdir(parents=True, exist_ok=True)
+    _merge_wal(path)
     stamp = when.strftime("%Y%m%d-%H%M%S")
     target = folder / name(stamp)
     n = 1
-    while target.exists():
+    while any(Path(str(target) + suffix).exists() for suffix in LOG_SUFFIXES):
         target = folder / name(f"{stamp}-{n}")
         n += 1
-    for suffix in LOG_SUFFIXES:
-        part = Path(str(path) + suffix)
-        if part.exists():
-            part.rename(Path(str(target) + suffix))
+    moved: list[str] = []
+    try:
+        for suffix in LOG_SUFFIXES:
+            part = Path(str(path) + suffix)
+            if part.exists():
+                part.rename(Path(str(target) + suffix))
+                moved.append(suffix)
+    except OSError:
+        for suffix in reversed(moved):   # never a log split between two folders
+            try:
+                Path(str(target) + suffix).rename(Path(str(path) + suffix))
+            except OSError:
+                log.error("%s%s could not be put back beside %s", target, suffix, path)
+        raise
     return target
+
+
+def _merge_wal(path: Path) -> None:
+    """Merge what the WAL beside ``path`` holds into the file (the log must be closed);
+    ``OSError`` if that cannot be done, so the log is not moved apart from its steps."""
+    wal = Path(str(path) + "-wal")
+    try:
+        if not path.is_file() or not wal.exists() or wal.stat().st_size == 0:
+            return
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
+        try:
+            busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        if not is_storage_error(exc):
+            return          # a damaged log (moved aside as it is): nothing more is lost by moving it
+        raise OSError(errno.EIO, f"its WAL cannot be merged into it ({_line(str(exc))})") from None
+    if busy or (wal.exists() and wal.stat().st_size > 0):
+        raise OSError(errno.EBUSY, "its WAL cannot be merged into it (the log is still open)")
 
 
 def clock_shift_ns(logged_now_t_ns: int, adapter_now_ns: int) -> int:
@@ -361,40 +401,218 @@ class StepLog:
     """An open log of any kind: rows are appended with their chain fields, and the mirror
     follows each. ``notices`` are one sentence each about what was dropped, lost or could not be
     checked (empty when all is well); ``game`` is the log's random id (a session's, for a
-    referee log)."""
+    referee log).
+
+    **Storage trouble never stops the table** (a full SD card, a read-only or failing one): a
+    step that cannot be written is kept in memory, in order, and :attr:`trouble` says why;
+    every later step (and :meth:`retry`) tries again, oldest first, so the chain on disk stays
+    whole and gapless. Each row's chain fields are made when it is written, from the last row
+    *on disk*: a commit that failed leaves nothing of its row in the chain's state. A commit
+    that raised but did reach the file (an error after the commit) is found by its CRC before
+    the row is written again, so no step is ever logged twice. A log closed while steps are
+    still unwritten says how many were lost (:attr:`lost`, and the journal)."""
 
     def __init__(self, opened: Opened[Any, Any]) -> None:
         self.path = opened.path
-        self._db = opened.db
+        self._db: sqlite3.Connection | None = opened.db     # None: no file yet (see unwritten())
         self._mirror_fd = opened.mirror_fd
         self.game = opened.game
         self.notices = opened.notices
-        self._count = len(opened.rows)
-        self._last_crc = opened.last_crc
+        self._count = len(opened.rows)       # rows on disk
+        self._last_crc = opened.last_crc     # the last row's CRC on disk (the meta's: none yet)
+        #: Steps made but not on disk yet, oldest first: (the row's fields, game over).
+        self._pending: deque[tuple[dict[str, Any], bool]] = deque()
+        self._mirror_due: Mirrored | None = None   # a row committed whose mirror is not written
+        self._tried: tuple[int, int] | None = None  # (step, CRC) of a row whose commit raised
+        self._reconnect = False
+        self._closed = False
+        #: Makes the file of a log that has none yet (:meth:`unwritten`): an empty log, or raises.
+        self._reopen: Callable[[], Opened[Any, Any]] | None = None
+        #: Moves a log of another game out of the way of :meth:`unwritten`'s file (given why).
+        self.make_room: Callable[[str], object] | None = None
+        #: Readies the folder before :meth:`unwritten`'s file is made (raises if it cannot).
+        self.prepare: Callable[[], object] | None = None
+        #: Why the log cannot be written now, in one sentence ("" when it can).
+        self.trouble = ""
+        #: Steps that were never written: the log was closed while in trouble.
+        self.lost = 0
+        if self._db is not None and not _writable(self.path):
+            # A log the rig may read but not write (a 0444 file, a read-only card): resumed, and
+            # said so up front, rather than failing at the first step.
+            self.trouble = (f"{self.path} is read-only: new steps are kept in memory until it can "
+                            "be written")
+            self.notices = (*self.notices, f"the log {self.trouble}")
+            self._reconnect = True
+            log.error("%s", self.trouble)
 
     @property
     def count(self) -> int:
-        """Steps in the log now, appended ones included."""
+        """Steps in the log now, appended ones included (those kept in memory too)."""
+        return self._count + len(self._pending)
+
+    @property
+    def written(self) -> int:
+        """Steps on disk."""
         return self._count
+
+    @property
+    def in_memory(self) -> int:
+        """Steps kept in memory, waiting for the storage to work again."""
+        return len(self._pending)
 
     def _write(self, fields: dict[str, Any], over: bool) -> None:
         """Write one row (the chain's fields, then ``fields``); returns once it is on disk, with
-        its mirror. ``over``: nothing is left to resume (the table's game over)."""
-        n = self._count + 1
-        body = json.dumps({"step": n, "prev": self._last_crc, **fields}, separators=(",", ":"))
-        crc = zlib.crc32(body.encode())
-        # Announced in the mirror before its commit, so the log never holds a step its mirror
-        # does not count (see the module doc).
-        os.pwrite(self._mirror_fd, Mirrored(self.game, n, crc, over).pack(), _SLOT_OFFSETS[n % 2])
-        os.fdatasync(self._mirror_fd)
-        self._db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, crc))
-        self._count, self._last_crc = n, crc
+        its mirror, or kept in memory if the storage fails (:attr:`trouble` says why). ``over``:
+        nothing is left to resume (the table's game over)."""
+        if self._closed:
+            raise ValueError(f"the log {self.path} is closed: a step cannot be logged after close()")
+        self._pending.append((fields, over))
+        self.retry()
+
+    def retry(self) -> bool:
+        """Write what is kept in memory (oldest first) and the mirror owed; True when nothing is
+        left unwritten. Never raises for the storage: a failure is :attr:`trouble`."""
+        if self._closed:
+            return not self._pending
+        try:
+            self._flush()
+        except (sqlite3.Error, OSError, GameError) as exc:
+            self._failed(exc)
+            return False
+        if self.trouble:
+            log.warning("the log %s can be written again: the steps kept in memory are written (%d steps "
+                        "on disk)", self.path, self._count)
+            self.trouble = ""
+        return True
+
+    def _flush(self) -> None:
+        if self._db is None:
+            self._attach()
+        elif self._reconnect:
+            self._connect_again()
+        db = self._db
+        assert db is not None
+        if self._tried is not None:
+            n, crc = self._tried
+            last = db.execute("SELECT crc FROM steps ORDER BY seq DESC LIMIT 1").fetchone()
+            self._tried = None
+            if last is not None and last[0] == crc:   # its commit made it after all: not twice
+                _, over = self._pending.popleft()
+                self._count, self._last_crc = n, crc
+                self._mirror_due = Mirrored(self.game, n, crc, over)
+        while True:
+            due = self._mirror_due
+            if due is not None:
+                os.pwrite(self._mirror_fd, due.pack(), _SLOT_OFFSETS[due.steps % 2])
+                os.fdatasync(self._mirror_fd)
+                self._mirror_due = None
+            if not self._pending:
+                return
+            fields, over = self._pending[0]
+            n = self._count + 1
+            body = json.dumps({"step": n, "prev": self._last_crc, **fields}, separators=(",", ":"))
+            crc = zlib.crc32(body.encode())
+            # Announced in the mirror (with the steps waiting behind it) before its commit, so
+            # the log never holds a step its mirror does not count (see the module doc).
+            announce = Mirrored(self.game, n, crc, over, more=len(self._pending) - 1)
+            os.pwrite(self._mirror_fd, announce.pack(), _SLOT_OFFSETS[n % 2])
+            os.fdatasync(self._mirror_fd)
+            self._tried = (n, crc)
+            db.execute("INSERT INTO steps(body, crc) VALUES (?, ?)", (body, crc))
+            self._tried = None
+            self._pending.popleft()
+            self._count, self._last_crc = n, crc
+
+    def _attach(self) -> None:
+        """The log had no file (it could not be opened): make it now, empty, and go on in it."""
+        assert self._reopen is not None, "a log without a file needs a way to make one"
+        if self.prepare is not None:
+            self.prepare()
+        opened = self._reopen()
+        if opened.rows and self.make_room is not None:
+            # Another game's steps are there (the one that could not be read at the start):
+            # kept, moved out of the way (the kiosk's aside/), never written over.
+            opened.close()
+            self.make_room(f"it held {len(opened.rows)} steps of another game when this one could be written")
+            opened = self._reopen()
+        if opened.rows:
+            opened.close()
+            raise BadTableLog(f"{self.path} holds {len(opened.rows)} steps of another game: this "
+                              "game's steps stay in memory")
+        for notice in opened.notices:
+            log.warning("%s", notice)
+        self._db, self._mirror_fd, self.game = opened.db, opened.mirror_fd, opened.game
+        self._count, self._last_crc = 0, opened.last_crc
+
+    def _connect_again(self) -> None:
+        """A new connection after a failure (one opened on a read-only file stays read-only),
+        checked to be this log, at the row the chain is at."""
+        if not _writable(self.path):
+            raise OSError(errno.EROFS, "it is read-only")
+        db = sqlite3.connect(f"file:{quote(str(self.path))}?mode=rw", uri=True, isolation_level=None)
+        try:
+            db.execute("PRAGMA synchronous=FULL")
+            game = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
+            last = db.execute("SELECT crc FROM steps ORDER BY seq DESC LIMIT 1").fetchone()
+            known = {self._last_crc} | ({self._tried[1]} if self._tried else set())
+            if game is None or game[0] != self.game.hex() or (last[0] if last else self._last_crc) not in known:
+                raise BadTableLog(f"{self.path} was changed by something else while it could not be written: "
+                                  "the steps kept in memory are not written into it")
+        except BaseException:
+            db.close()
+            raise
+        old, self._db, self._reconnect = self._db, db, False
+        if old is not None:
+            _close_quietly(old)
+
+    def _failed(self, exc: BaseException) -> None:
+        db = self._db
+        if db is not None and db.in_transaction:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        self._reconnect = self._db is not None
+        inner = exc.__context__ if isinstance(exc, BadTableLog) else None
+        why = reason(inner if inner is not None and is_storage_error(inner) else exc)
+        first = not self.trouble
+        self.trouble = (f"{self.path} cannot be written ({why}): {len(self._pending)} "
+                        f"step{'s' * (len(self._pending) != 1)} kept in memory until it can")
+        if first:
+            log.error("the log %s", self.trouble)
 
     def close(self) -> None:
-        self._db.close()
+        """Close the log; steps still kept in memory get a last try, and those that cannot be
+        written are said lost (:attr:`lost`, the journal). Never raises for the storage."""
+        if self._closed:
+            return
+        if self._pending or self._mirror_due is not None:
+            self.retry()
+        self._closed = True
+        if self._pending:
+            self.lost = len(self._pending)
+            log.error("%d step%s of %s could not be written and %s lost (%s)", self.lost, "s" * (self.lost != 1),
+                      self.path, "are" if self.lost != 1 else "is", self.trouble)
+        if self._db is not None:
+            _close_quietly(self._db)
         if self._mirror_fd >= 0:
-            os.close(self._mirror_fd)
+            try:
+                os.close(self._mirror_fd)
+            except OSError:
+                pass
             self._mirror_fd = -1
+
+
+def _writable(path: Path) -> bool:
+    """Whether the log's file and its folder (its WAL, its mirror) can be written."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _close_quietly(db: sqlite3.Connection) -> None:
+    try:
+        db.close()
+    except sqlite3.Error:
+        pass
 
 
 def open_log(path: str | Path, kind: LogKind, header: Mapping[str, str],
@@ -678,6 +896,21 @@ class TableLog(StepLog):
         if it cannot be resumed."""
         header = {"settings": dumps(settings), "seed": str(seed), "t0_ns": str(t0_ns)}
         return cls(open_log(path, TABLE, header, _table_header, _table_step))
+
+    @classmethod
+    def unwritten(cls, path: str | Path, settings: TableSettings, seed: int, t0_ns: int, why: str,
+                  reopen: Callable[[], Opened[_TableHeader, LoggedStep]] | None = None) -> TableLog:
+        """The log of a new game whose file cannot be opened or made now (storage trouble):
+        the game is kept in memory (``why`` is its notice and :attr:`trouble`), and each step
+        tries to make the file with ``reopen`` (by default an empty log at ``path``), into which
+        the steps kept are then written in order."""
+        path = Path(path)
+        header = {"settings": dumps(settings), "seed": str(seed), "t0_ns": str(t0_ns)}
+        opened = Opened(path, None, -1, bytes(8), _TableHeader(settings, seed, t0_ns), [], 0, (why,))
+        table_log = cls(opened)  # type: ignore[arg-type]
+        table_log.trouble = why
+        table_log._reopen = reopen or (lambda: open_log(path, TABLE, header, _table_header, _table_step))
+        return table_log
 
     def append(self, event: Input, made: Step) -> None:
         """Write one step; returns once it is on disk, with its mirror."""

@@ -141,6 +141,23 @@ class RaceLog(StepLog):
         log.step(Restarted(log.session.now_t_ns))
         return log
 
+    @classmethod
+    def unwritten(cls, path: str | Path, preset: Preset, seats: int, why: str, *, clock: str, resolution_ns: int,
+                  seed: int = 0, t0_ns: int = 0, racers: tuple[int, ...] | None = None) -> RaceLog:
+        """A new session whose log cannot be opened or made now (storage trouble): its inputs
+        are kept in memory (``why`` is its notice and :attr:`trouble`) and written, in order,
+        into a new log at ``path`` once the folder takes it (see :class:`StepLog`)."""
+        path = Path(path)
+        setup = SessionSetup(preset, seats, tuple(range(seats)) if racers is None else tuple(racers), clock,
+                             resolution_ns, seed, t0_ns)
+        session = setup.new_session()
+        opened: Opened[SessionSetup, LoggedInput] = Opened(path, None, -1, bytes(8), setup, [], 0,  # type: ignore[arg-type]
+                                                           (why,))
+        log = cls(opened, session)
+        log.trouble = why
+        log._reopen = lambda: open_log(path, REFEREE, setup.header(), _read_setup, _read_row)
+        return log
+
     def step(self, event: LogInput) -> tuple[Session, tuple[Effect, ...]]:
         """Step the session by ``event`` and log it; returns the new session (also
         :attr:`session`) and the effects to run, once the input is on disk."""

@@ -199,6 +199,8 @@ class App:
         self.demo_players = demo_players
         self.demo_games = 0
         self.steps = 0
+        #: The notice that the log cannot be written, while it is up (see storage_notice).
+        self.storage_shown: tuple[Message, int] | None = None
         self.combo: Combo | None = None
         self.boards: dict[Period, BoardView] = {}
         self.attract_since_ns = 0
@@ -215,6 +217,7 @@ class App:
                 ui.resume_ask = True            # the group chooses: carry on, or a new game
             else:
                 self.after_resume()
+        self.storage_notice(self.adapter.now_ns())   # a log that cannot be written: said from the first frame
 
     def answer_resume(self, carry_on: bool) -> None:
         """The resume offer's answer: the saved game goes on where it stopped, or it is filed
@@ -244,7 +247,10 @@ class App:
                 raise
             log.close()
             why = f"{type(exc).__name__}: {str(exc)[:160]}"
-            moved = self.kiosk.set_aside(self.kiosk.current, why)
+            moved = self.kiosk.aside_or_none(self.kiosk.current, why)
+            if moved is None:       # the card cannot move it: it stays, and this game is kept in memory
+                self.log = self.kiosk.memory_log(settings, seed, now, "the log there could not be replayed")
+                return None
             self.kiosk.notes.append(f"the game log could not be replayed ({why}) and was moved to {moved}")
             self.log = self.kiosk.start_log(settings, seed, now)
             return self._resume(self.log, settings, seed, now) if self.log.steps else None
@@ -292,23 +298,27 @@ class App:
             before = self.table
         made = step(before, event)
         if self.log is not None:
-            self.log.append(event, made)  # on disk before any effect runs
+            # On disk before any effect runs; if the card fails, kept in memory (and said below).
+            self.log.append(event, made)
         if self.on_step is not None:
             self.on_step(made)
         self.table = made.table
         if (self.kiosk is not None and isinstance(event, console.Configure)
                 and made.table.settings.rules != self.kiosk.config.rules):
             self.kiosk.change(rules=made.table.settings.rules)   # the staff menu's house rules
+        lost = 0
         if self.kiosk is not None and self.log is not None and made.table.stage is Stage.GAME_OVER:
             # Recorded on the leaderboard and filed away; the game-over screen stays up, and
             # the next game starts from a fresh table with a log of its own.
             self.kiosk.finish(made.table, self.log)
+            lost = self.log.lost
             self.log = None
         self.steps += 1
         now = self.adapter.now_ns()
         # The screen takes in the step first: what running its effects says (an input that
         # failed) comes after, and is not taken for an earlier screen's notice.
         observe(self.ui, before, made, now)
+        self.storage_notice(now, lost)
         for effect in made.effects:
             self.execute(effect)
         if self.say is not None:
@@ -318,6 +328,29 @@ class App:
                 if said:
                     self.say(said)
         return made
+
+    def storage_notice(self, now: int, lost: int = 0) -> None:
+        """While the log cannot be written the screen says so, for as long as it lasts (under
+        each step's own notices, which show first); when it can again, or steps were lost at
+        the end of a game, that is said once."""
+        finishing = self.kiosk.finishing if self.kiosk is not None else None   # a game over's last steps
+        trouble = any(log is not None and bool(log.trouble) for log in (self.log, finishing))
+        kept = self.storage_shown
+        notices = self.ui.notices
+        if trouble and (kept is None or kept not in notices):
+            kept = self.storage_shown = (Message.of("ui_log_trouble"), now + 10**9 * S)
+            # The oldest of the notices, so that a step's own notice still shows first.
+            rest = [n for n in notices if n[0] != kept[0]][-(notices.maxlen or 4) + 1:]
+            notices.clear()
+            notices.extend([kept, *rest])
+        elif not trouble and kept is not None:
+            self.storage_shown = None
+            if kept in notices:
+                notices.remove(kept)
+            if not lost:
+                notices.append((Message.of("ui_log_back"), now + NOTICE_NS))
+        if lost:
+            notices.append((Message.of("ui_log_lost", count=lost), now + 3 * NOTICE_NS))
 
     def execute(self, effect: object) -> None:
         adapter = self.adapter
@@ -587,9 +620,12 @@ class App:
         """The staff menu ends the game: its log is filed away and a fresh table waits for
         players (the controller's NewGame; the next game takes the staff's settings)."""
         assert self.kiosk is not None
+        lost = 0
         if self.log is not None and self.table.stage is not Stage.GAME_OVER:
             self.kiosk.end_game(self.log, self.table.seed)
+            lost = self.log.lost
             self.log = None
+            self.storage_notice(now, lost)
         self.go = None
         self.feed(console.NewGame(now))
         self.ui.dismiss()                       # every result screen of the game ended
