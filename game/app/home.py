@@ -11,6 +11,7 @@ played on other buttons) is kept beside it, never deleted, and a new game starts
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from collections.abc import Mapping
@@ -54,6 +55,8 @@ def open_home(folder: Path, settings: TableSettings, seed: int, t0_ns: int, now:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO):   # the card: it may come back
+            return _unsaved(home, reason(exc), settings, seed, t0_ns, now)
         home.notes.append(f"games are not saved: {folder} cannot be made ({exc.strerror or exc})")
         return home
     try:

@@ -36,11 +36,11 @@ SQLITE_WORDS = {errno.ENOSPC: ("database or disk is full", "SQLITE_FULL"),
 #: Which kinds of operation each fault can fail: a full card still renames and deletes, a
 #: read-only one still opens SQLite files (read-only: its writes then fail).
 CAN_FAIL = {
-    errno.ENOSPC: {"open-w", "write", "pwrite", "fsync", "fdatasync", "mkdir", "sql"},
-    errno.EROFS: {"open-w", "write", "pwrite", "fsync", "fdatasync", "mkdir", "sql", "rename", "replace",
-                  "unlink"},
-    errno.EIO: {"open-w", "write", "pwrite", "fsync", "fdatasync", "mkdir", "sql", "rename", "replace",
-                "unlink", "sql-open"},
+    errno.ENOSPC: {"open-new", "write", "pwrite", "fsync", "fdatasync", "mkdir", "sql"},
+    errno.EROFS: {"open-new", "open-w", "write", "pwrite", "fsync", "fdatasync", "mkdir", "sql", "rename",
+                  "replace", "unlink"},
+    errno.EIO: {"open-new", "open-w", "write", "pwrite", "fsync", "fdatasync", "mkdir", "sql", "rename",
+                "replace", "unlink", "sql-open"},
 }
 _WRITES = re.compile(r"\s*(INSERT|DELETE|UPDATE|CREATE|ALTER|DROP|REPLACE|COMMIT|BEGIN|PRAGMA\s+("
                      r"wal_checkpoint))", re.IGNORECASE)
@@ -49,7 +49,7 @@ _WRITES = re.compile(r"\s*(INSERT|DELETE|UPDATE|CREATE|ALTER|DROP|REPLACE|COMMIT
 @dataclass(frozen=True, slots=True)
 class Op:
     index: int
-    kind: str          # open-w, write, pwrite, fsync, fdatasync, rename, replace, mkdir, unlink, sql, sql-open
+    kind: str          # open-new, open-w (an existing file), write, pwrite, fsync, fdatasync, rename, replace, mkdir, unlink, sql, sql-open
     role: str          # the file, digits as # (table.db-mirror, games/game-#-#-#.db)
     site: str          # the rig's function that made it (module.function)
 
@@ -70,13 +70,17 @@ class Disk:
         self.fault = errno.ENOSPC
         self.after = False
         self.only: str | None = None
+        self.heal_after: int | None = None
         self.failed = 0
         self._fds: dict[int, str] = {}
 
-    def arm(self, fail_from: int, fault: int, *, after: bool = False, only: str | None = None) -> None:
+    def arm(self, fail_from: int, fault: int, *, after: bool = False, only: str | None = None,
+            heal_after: int | None = None) -> None:
         """Fail from operation ``fail_from`` on; ``only``: just the operations on that file (its
-        role, e.g. ``table.db``: a 0444 log in a writable folder)."""
+        role, e.g. ``table.db``: a 0444 log in a writable folder); ``heal_after``: the card
+        works again once that many operations have failed (a command run whole in between)."""
         self.fail_from, self.fault, self.after, self.only = fail_from, fault, after, only
+        self.heal_after = heal_after
 
     def clear(self) -> None:
         self.fail_from = None
@@ -105,6 +109,8 @@ class Disk:
         fails = (self.fail_from is not None and index >= self.fail_from and kind in CAN_FAIL[self.fault]
                  and (self.only is None or op.role == self.only))
         self.failed += fails
+        if fails and self.heal_after is not None and self.failed >= self.heal_after:
+            self.clear()
         return fails
 
     def oserror(self, path: str) -> OSError:
@@ -155,7 +161,8 @@ def injected(disk: Disk) -> Iterator[Disk]:
 
     def os_open(path: Any, flags: int, mode: int = 0o777, *args: Any, **kw: Any) -> int:
         mine = disk.ours(path)
-        if mine is not None and flags & writing and disk.hit("open-w", mine):
+        kind = "open-new" if flags & os.O_CREAT and not os.path.exists(mine or "") else "open-w"
+        if mine is not None and flags & writing and disk.hit(kind, mine):
             raise disk.oserror(mine)
         fd = real["open"](path, flags, mode, *args, **kw)
         if mine is not None:
@@ -184,7 +191,8 @@ def injected(disk: Disk) -> Iterator[Disk]:
 
     def open_(file: Any, mode: str = "r", *args: Any, **kw: Any) -> Any:
         mine = disk.ours(file) if isinstance(file, (str, bytes, os.PathLike)) else None
-        if mine is not None and any(c in mode for c in "wax+") and disk.hit("open-w", mine):
+        kind = "open-w" if os.path.exists(mine or "") else "open-new"
+        if mine is not None and any(c in mode for c in "wax+") and disk.hit(kind, mine):
             raise disk.oserror(mine)
         handle = real_open(file, mode, *args, **kw)
         if mine is not None:

@@ -1,0 +1,133 @@
+"""Issue 21, defect 3 and Build 1: the kiosk reaches its first frame whatever its data folder
+is -- missing and not makeable, a file, read-only, full, failing, its ``games`` or ``aside`` a
+file -- with the trouble on screen ("staff, check the SD card"), and the table plays on."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from kiosk_play import start as start_played
+from storage_faults import Disk, injected
+
+from game.app import cmd_kiosk
+from game.app.cli import build_parser
+from game.controller import inputs as console
+from game.i18n.lookup import render
+
+
+@pytest.fixture(autouse=True)
+def quiet() -> Iterator[None]:
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def game_in_progress(data: Path, steps: int = 20) -> None:
+    """A kiosk game left after ``steps`` steps in ``data`` (as a pulled plug leaves it)."""
+    from game.app.cmd_kiosk import _script_for
+
+    kiosk, app, clock = start_played(data)
+    script, event = _script_for(app)
+    for _ in range(steps):
+        assert event is not None
+        clock.t_ns = max(clock.t_ns, event.t_ns)
+        made = app.feed(event)
+        event = script.send(made)
+    assert app.log is not None
+    app.log.close()
+    kiosk.close()
+
+
+def first_frame(folder: Path, data: Path) -> tuple[list[str], bool, object]:
+    """``cheating-moth kiosk --headless`` up to its first frame, then a few frames of play:
+    what the screen says, whether a game was resumed, and the session (closed)."""
+    args = build_parser().parse_args(["kiosk", "--headless", "--input", "keyboard", "--data", str(data),
+                                      "--config", str(folder / "none.toml"), "--seed", "5"])
+    notes: list[str] = []
+    session = cmd_kiosk.start(args, cmd_kiosk.load_config(args.config, notes), notes)
+    try:
+        app = session.app
+        assert app.run(max_frames=1) == 1 and app.frame is not None
+        said = [render(m, "en") for m, _ in app.ui.notices]
+        resumed = app.resumed
+        app.feed(console.NewGame(app.adapter.now_ns()))   # the table takes a step: no traceback
+        app.run(max_frames=2)
+        return said, resumed, session
+    finally:
+        session.close()
+
+
+Setup = Callable[[Path], Path]
+
+
+def _missing(root: Path) -> Path:
+    (root / "blocker").write_text("not a folder")
+    return root / "blocker" / "data"
+
+
+def _a_file(root: Path) -> Path:
+    (root / "data").write_text("not a folder")
+    return root / "data"
+
+
+def _games_a_file(root: Path) -> Path:
+    data = root / "data"
+    data.mkdir()
+    (data / "games").write_text("not a folder")
+    return data
+
+
+def _aside_a_file(root: Path) -> Path:
+    data = root / "data"
+    data.mkdir()
+    (data / "aside").write_text("not a folder")
+    (data / "table.db").write_bytes(b"this is not SQLite" * 200)   # must go aside, and cannot
+    return data
+
+
+SHAPES: dict[str, Setup] = {"missing and not makeable": _missing, "a file": _a_file,
+                            "games/ a file": _games_a_file, "aside/ a file, a damaged log": _aside_a_file}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_kiosk_starts_whatever_shape_its_data_folder_has(tmp_path: Path, shape: str) -> None:
+    data = SHAPES[shape](tmp_path)
+    said, _, _ = first_frame(tmp_path, data)      # used to end in FileExistsError / NotADirectoryError
+    assert any("SD card" in s or "check the SD card" in s for s in said), said
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS, errno.EIO])
+@pytest.mark.parametrize("in_progress", [False, True], ids=["empty", "a game in progress"])
+def test_the_kiosk_starts_on_a_full_read_only_or_failing_card(tmp_path: Path, fault: int, in_progress: bool) -> None:
+    data = tmp_path / "data"
+    if in_progress:
+        game_in_progress(data)
+    else:
+        data.mkdir()
+    disk = Disk(tmp_path)
+    disk.arm(0, fault)                               # every write fails from the start
+    with injected(disk):
+        said, resumed, _ = first_frame(tmp_path, data)   # used to be a traceback, or no frame
+    assert disk.failed
+    assert any("check the SD card" in s for s in said), said
+    if in_progress and fault == errno.ENOSPC:
+        assert resumed     # a full card still reads: the game is resumed, its next steps kept in memory
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder: the injected tests cover it")
+def test_the_kiosk_starts_on_a_folder_it_may_not_write(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    game_in_progress(data)
+    data.chmod(0o555)
+    try:
+        said, _, _ = first_frame(tmp_path, data)
+    finally:
+        data.chmod(0o755)
+    assert any("check the SD card" in s for s in said), said
