@@ -325,7 +325,14 @@ def test_every_lost_companion_is_resumed_identically_or_said_exactly(
     figures = FIGURES.setdefault(name, Counter())
     wals = WAL if state.live else {"intact": None}      # a cleanly closed log has no WAL, no -shm
     shms = SHM if state.live else {"intact": None}
-    for n, (wal, shm, mirror) in enumerate(itertools.product(wals, shms, MIRROR)):
+    combos = list(itertools.product(wals, shms, MIRROR))
+    if state.made > 100:
+        # The long logs (4 MB of WAL each) take every WAL and mirror pair, with the -shm in each
+        # state against each of them (pairwise; SQLite rebuilds the -shm anyway): every subset
+        # of spoiled files is still there, at a quarter of the time.
+        combos = [(wal, list(SHM)[(i + j) % len(SHM)], mirror)
+                  for i, wal in enumerate(WAL) for j, mirror in enumerate(MIRROR)]
+    for n, (wal, shm, mirror) in enumerate(combos):
         folder = work / f"trial-{name}-{n}"
         try:
             figures[trial(state.folder, folder, wal, shm, mirror, made)] += 1
@@ -333,7 +340,7 @@ def test_every_lost_companion_is_resumed_identically_or_said_exactly(
             raise AssertionError(f"{name}, WAL {wal}, -shm {shm}, mirror {mirror}: {exc}") from None
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-    assert sum(figures.values()) == len(wals) * len(shms) * len(MIRROR)
+    assert sum(figures.values()) == len(combos)
     print(f"\n{name}: {dict(figures)}")
 
 
