@@ -376,3 +376,51 @@ def test_a_kill_right_after_a_commit_then_a_wal_that_lost_that_commit_is_said(tm
     assert again.notices == (f"{killed} (game {again.game.hex()}) lost its last 1 logged step (its mirror "
                              "counted 6): the game resumes after step 5",)
     again.close()
+
+
+class FullCard:
+    """A connection on a full SD card: SQLite cannot grow its WAL (the mirror's two pages are
+    already on the card, so its slots can still be overwritten)."""
+
+    def __init__(self, real: sqlite3.Connection) -> None:
+        self.real = real
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith("INSERT INTO steps"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.real.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_steps_kept_in_memory_through_storage_trouble_are_counted_if_the_rig_is_killed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full card keeps steps in memory (the table plays on); a kill then loses them. The
+    mirror counts the steps waiting behind the one it announces, so the next start says how
+    many were lost, exactly, instead of resuming quietly at the last one on disk."""
+    from game.app import tablelog
+
+    db = tmp_path / "table.db"
+    log = TableLog.open(db, SETTINGS, SEED, T0)
+    table = new_table(SETTINGS, SEED, T0)
+    real_connect = sqlite3.connect
+    for i in range(7):
+        if i == 3:
+            assert log._db is not None
+            log._db = FullCard(log._db)  # type: ignore[assignment]
+            monkeypatch.setattr(tablelog.sqlite3, "connect", lambda *a, **k: FullCard(real_connect(*a, **k)))
+        made = step(table, event(i))
+        log.append(event(i), made)
+        table = made.table
+    assert (log.written, log.count) == (3, 7) and "cannot be written" in log.trouble
+    copy_files(db, tmp_path / "killed")          # killed with 4 steps in memory
+    monkeypatch.undo()
+    log.close()
+    killed = tmp_path / "killed" / "table.db"
+    assert read_mirror(killed)[0] is not None and read_mirror(killed)[0].made == 7  # type: ignore[union-attr]
+    again = TableLog.open(killed, SETTINGS, SEED, T0)
+    assert len(again.steps) == 3
+    assert again.notices == (f"{killed} (game {again.game.hex()}) lost its last 4 logged steps (its mirror "
+                             "counted 7): the game resumes after step 3",)
+    again.close()
