@@ -144,6 +144,8 @@ class Kiosk:
     #: The log of a game that is over but still holds steps in memory (the card failed at its
     #: end): kept open, written and filed before the next game's log is made there.
     finishing: StepLog | None = None
+    #: The leaderboard is in memory because the card failed at the start: its file is tried again.
+    board_waits: bool = False
 
     def __post_init__(self) -> None:
         # Whatever the data folder is (missing and not makeable, a file, read-only, full, its
@@ -211,6 +213,7 @@ class Kiosk:
         """The log of the game in progress; one that cannot be resumed is moved aside. Storage
         trouble never stops the table: the game is then kept in memory (a log without a file
         yet, :meth:`memory_log`), and what is on the card stays as it is."""
+        self._record_games()
         if self.unfiled is not None and not self._file_unfiled():
             return self.memory_log(settings, seed, t0_ns, f"the finished game in it cannot be filed in "
                                    f"{self.data / 'games'} yet")
@@ -302,28 +305,47 @@ class Kiosk:
             names=tuple(table.name(p) for p in range(table.players)), totals=game.totals,
             winners=winners, key=f"{table.seed}:{table_log.t0_ns}",
             best_ns=tuple(st.best_ns for st in stats(table.race_times, table.players))))
-        while self.unrecorded:   # the oldest first: one that could not be recorded is tried again
-            try:
-                self.leaderboard.record(self.unrecorded[0])
-            except sqlite3.Error as exc:  # a disk full or a file damaged since the start: the game stays filed
-                self.trouble(f"the game could not be put on the leaderboard ({exc}); its log is kept in games/ "
-                             "and it is put on the leaderboard after the next game if it can")
-                break
-            self.unrecorded.pop(0)
+        self._record_games()
         self._wrap_up(table_log, lambda when: f"game-{when}-{table.seed}.db")
         log.info("game over: %s", ", ".join(f"{n} {t}" for n, t in zip(
             (table.name(p) for p in range(table.players)), game.totals)))
 
     # --- leaderboard and staff -------------------------------------------------------------
+    def _record_games(self) -> None:
+        """Put the finished games not on the leaderboard yet there, oldest first (a full card
+        at a game's end: tried again at the next game's start, and at :meth:`close`). A
+        leaderboard kept in memory because the card failed at the start is replaced by its file
+        as soon as that opens, the games played meanwhile copied into it."""
+        path = self.data / "leaderboard.db"
+        if self.board_waits:
+            try:
+                board = Leaderboard(path, self.config.max_games)
+            except BadTableLog:
+                pass
+            else:
+                self.unrecorded[:0] = self.leaderboard.games()
+                self.leaderboard.close()
+                self.leaderboard, self.board_waits = board, False
+                log.warning("the leaderboard %s can be opened again", path)
+        while self.unrecorded:   # the oldest first: one that could not be recorded is tried again
+            try:
+                self.leaderboard.record(self.unrecorded[0])
+            except sqlite3.Error as exc:  # a disk full or a file damaged since the start: the game stays filed
+                self.trouble(f"a finished game could not be put on the leaderboard ({exc}); its log is kept in "
+                             "games/ and it is put on the leaderboard when the card takes it")
+                return
+            self.unrecorded.pop(0)
+
     def _open_leaderboard(self) -> Leaderboard:
         path = self.data / "leaderboard.db"
         try:
             board = Leaderboard(path, self.config.max_games)
         except BadTableLog as exc:
             moved = None if is_storage_error(exc) else self.aside_or_none(path, str(exc))
-            if moved is None:   # the card, not the file: the file is left as it is
-                self.trouble(f"the leaderboard {path} cannot be opened ({_cause(exc)}): this session's "
-                             f"games are kept in memory only; {ADVICE}")
+            if moved is None:   # the card, not the file: the file is left as it is, and tried again
+                self.trouble(f"the leaderboard {path} cannot be opened ({_cause(exc)}): games are kept in "
+                             f"memory until it can; {ADVICE}")
+                self.board_waits = True
                 return Leaderboard(":memory:", self.config.max_games)
             self.notes.append(f"the leaderboard could not be read and was moved to {moved}")
         else:
@@ -562,8 +584,9 @@ class Kiosk:
             self.finishing = table_log
             # Its own file is what gets filed now: making it must not wait for a filing.
             table_log.prepare = lambda: self.data.mkdir(parents=True, exist_ok=True)
-            self.trouble(f"the last {table_log.in_memory} steps of the game that is over are kept in memory: they "
-                         f"are written and the game filed once {table_log.path} can be written; {ADVICE}")
+            last = "last step" if table_log.in_memory == 1 else f"last {table_log.in_memory} steps"
+            self.trouble(f"the {last} of the game that is over {'is' if table_log.in_memory == 1 else 'are'} kept "
+                         f"in memory: written, and the game filed, once {table_log.path} can be written; {ADVICE}")
             return
         self.close_log(table_log)
         self.unfiled = name
@@ -575,6 +598,11 @@ class Kiosk:
         if self.finishing is not None:
             self.close_log(self.finishing)
             self.finishing = None
+        self._record_games()
+        unsaved = len(self.unrecorded) + (len(self.leaderboard.games()) if self.board_waits else 0)
+        if unsaved:
+            self.trouble(f"{unsaved} finished game{'s' * (unsaved != 1)} could not be put on the leaderboard file "
+                         f"and {'are' if unsaved != 1 else 'is'} not on it (the logs are kept in games/); {ADVICE}")
         self.leaderboard.close()
 
     def close_log(self, step_log: StepLog) -> None:

@@ -111,8 +111,11 @@ def play(data: Path, disk: Disk, clear_after: int | None) -> Played:
         out.error = traceback.format_exc()
     finally:
         if kiosk is not None:
+            try:
+                kiosk.close()
+            except Exception:
+                out.error = out.error or traceback.format_exc()
             out.notes = list(kiosk.notes)
-            kiosk.close()
     return out
 
 
@@ -157,3 +160,17 @@ def logged_games(data: Path) -> list[list[dict[str, Any]]]:
             fields.append({k: v for k, v in data_.items() if k not in ("step", "prev")})
         found.append(fields)
     return found
+
+
+def board_keys(data: Path) -> list[str]:
+    """The games on the leaderboard file (their keys), [] if there is none."""
+    path = data / "leaderboard.db"
+    if not path.is_file():
+        return []
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [key for (key,) in db.execute("SELECT key FROM games ORDER BY id")]
+    except sqlite3.Error:
+        return []
+    finally:
+        db.close()

@@ -14,6 +14,9 @@ game is played again with every write failing from that point on:
 - **it never does**: every step the log once had on disk is still there, and the steps that
   could not be written are said lost (the kiosk's notes, the screen).
 
+Either way the game is on the leaderboard once (when the card came back), or that it is not
+is said.
+
 After each game the kiosk is started again on the folder (the card working): a game over
 that could not be filed is filed, and nothing escapes. In the suite each point gets two of
 the faults, in turns (seconds); ``CHEATING_MOTH_FAULTS=points`` tries every fault both ways at
@@ -28,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kiosk_play import Played, logged_games, play, restart
+from kiosk_play import Played, board_keys, logged_games, play, restart
 from storage_faults import CAN_FAIL, Disk, Op, injected
 
 FAULTS = (errno.ENOSPC, errno.EROFS, errno.EIO)
@@ -95,7 +98,7 @@ def cases(ops: list[Op], scope: str) -> list[tuple[int, int, bool, int | None]]:
 
 
 def check(played: Played, games: list[list[dict[str, object]]], steps: list[dict[str, object]],
-          cleared: bool) -> str | None:
+          cleared: bool, board: list[str]) -> str | None:
     """What went wrong in one faulty game (None: nothing)."""
     if played.error is not None:
         return played.error
@@ -114,6 +117,12 @@ def check(played: Played, games: list[list[dict[str, object]]], steps: list[dict
         return f"{played.written - best} committed steps were lost ({best} on the card, {played.written} written)"
     if best < len(steps) and not any("lost" in note for note in played.notes):
         return f"{len(steps) - best} steps were not written and that was not said"
+    if len(board) > 1:
+        return f"the game is {len(board)} times on the leaderboard"
+    if cleared and not board:
+        return "the game is not on the leaderboard after the card came back"
+    if not board and not any("leaderboard" in note for note in played.notes):
+        return "the game is not on the leaderboard and that was not said"
     return None
 
 
@@ -128,7 +137,8 @@ def campaign(ram: Path, clean: tuple[list[dict[str, object]], list[Op]], scope: 
         with injected(disk):
             played = play(folder / "data", disk, clear_after)
         again = restart(folder / "data")
-        problem = check(played, logged_games(folder), steps, clear_after is not None) or again
+        problem = check(played, logged_games(folder), steps, clear_after is not None,
+                        board_keys(folder / "data")) or again
         if problem is not None:
             failures.append(f"{ops[index]} {errno.errorcode[fault]}{' after' if after else ''} "
                             f"{'clears' if clear_after is not None else 'stays'}: {problem}")
