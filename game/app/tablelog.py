@@ -33,7 +33,10 @@ How a lost step is noticed (table log format version 2, referee log version 1):
 **What proves a log's length** (issue 21: the WAL and the mirror lost together once restarted a
 200-step game as new, without a word). The mirror's newest good slot counts *made* steps:
 announced before their commit, so the log can never hold more, and every step whose effects
-ran is counted (effects run only after the commit). Then, with ``c`` steps found in the log:
+ran is counted (effects run only after the commit; a step kept in memory through storage
+trouble is counted in the ``more`` of the step announced before it, as long as the card still
+takes the mirror's slot — when even that fails, the trouble is said on screen at the time).
+Then, with ``c`` steps found in the log:
 
 1. Both slots good, counting ``M``: ``c == M`` is the whole game; ``c < M`` lost exactly
    ``M − c`` steps, said (a kill between a step's announcement and its commit is the case
