@@ -909,8 +909,10 @@ class TableLog(StepLog):
         the steps kept are then written in order."""
         path = Path(path)
         header = {"settings": dumps(settings), "seed": str(seed), "t0_ns": str(t0_ns)}
-        opened = Opened(path, None, -1, bytes(8), _TableHeader(settings, seed, t0_ns), [], 0, (why,))
-        table_log = cls(opened)  # type: ignore[arg-type]
+        # No connection yet (db None): StepLog makes the file at the first step the card takes.
+        opened: Opened[_TableHeader, LoggedStep] = Opened(
+            path, None, -1, bytes(8), _TableHeader(settings, seed, t0_ns), [], 0, (why,))  # type: ignore[arg-type]
+        table_log = cls(opened)
         table_log.trouble = why
         table_log._reopen = reopen or (lambda: open_log(path, TABLE, header, _table_header, _table_step))
         return table_log

@@ -1,0 +1,80 @@
+"""Issue 21, Build 1: while the log cannot be written the screen says so for as long as it
+lasts -- under each step's own notices, which still show first, through screen changes -- in
+every language; then that it is written again (or how many steps were lost)."""
+
+from __future__ import annotations
+
+import errno
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kiosk_play import start
+from storage_faults import Disk, injected
+
+from game.app.cmd_kiosk import _script_for
+from game.app.ui.state import NOTICE_NS
+from game.i18n import LANGUAGES
+from game.i18n.lookup import text
+
+
+@pytest.fixture(autouse=True)
+def quiet() -> Iterator[None]:
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def keys(app: object) -> list[str]:
+    return [m.key for m, _ in app.ui.notices]   # type: ignore[attr-defined]
+
+
+def test_the_screen_says_the_log_cannot_be_written_for_as_long_as_it_lasts(tmp_path: Path) -> None:
+    disk = Disk(tmp_path)
+    with injected(disk):
+        kiosk, app, clock = start(tmp_path / "data")
+        script, event = _script_for(app)
+
+        def play(steps: int) -> None:
+            nonlocal event
+            for _ in range(steps):
+                assert event is not None
+                clock.t_ns = max(clock.t_ns, event.t_ns)
+                made = app.feed(event)
+                event = script.send(made)
+
+        play(5)
+        assert "ui_log_trouble" not in keys(app)
+        disk.arm(len(disk.ops), errno.ENOSPC)
+        screens = set()
+        for _ in range(40):                     # through screen changes and the steps' own notices
+            play(1)
+            assert "ui_log_trouble" in keys(app), keys(app)
+            screens.add(app.draw().screen)
+            now = app.adapter.now_ns()
+            shown = app.ui.notice(now)
+            assert shown is not None
+            # A step's own notice first; ours once the step's have gone by.
+            later = app.ui.notice(now + NOTICE_NS + 1)
+            assert later is not None and later.key == "ui_log_trouble"
+        assert len(screens) > 1
+        for lang in LANGUAGES:                  # it lays out in every language
+            app.ui.lang = lang
+            app.draw()
+        app.ui.lang = "en"
+        disk.clear()
+        play(1)
+        assert "ui_log_trouble" not in keys(app) and "ui_log_back" in keys(app)
+        assert app.log is not None and app.log.in_memory == 0
+        app.log.close()
+        kiosk.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_storage_notices_are_in_every_language(lang: str) -> None:
+    trouble = text(lang, "ui_log_trouble")
+    assert "SD" in trouble and trouble != text("en", "ui_log_trouble") or lang == "en"
+    assert text(lang, "ui_log_back") and "3" in text(lang, "ui_log_lost", count=3)
