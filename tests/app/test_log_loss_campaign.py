@@ -143,16 +143,31 @@ def _flip(path: Path, offset: int) -> None:
         path.write_bytes(bytes(data))
 
 
+def live_frames(data: bytes) -> int:
+    """The WAL's frames of its current generation (a restarted WAL has older ones after them,
+    with other salts): the ones SQLite reads."""
+    frames = 0
+    while 32 + (frames + 1) * FRAME <= len(data):
+        header = 32 + frames * FRAME
+        if data[header + 8:header + 16] != data[16:24]:
+            break
+        frames += 1
+    return max(1, frames)
+
+
 def wal_damaged(path: Path) -> None:
-    """One byte of a page in the middle frame: SQLite drops that frame's commit and all after."""
-    frames = max(1, (path.stat().st_size - 32) // FRAME)
+    """One byte of a page in the middle frame that SQLite reads: it drops that frame's commit
+    and all after."""
+    frames = live_frames(path.read_bytes())
     _flip(path, 32 + (frames // 2) * FRAME + 24 + 1000)
 
 
 def wal_half(path: Path) -> None:
-    """The second half never reached the disk (zeros), as a pulled plug or a lying card leaves it."""
+    """The second half of what SQLite reads never reached the disk (zeros), as a pulled plug or
+    a lying card leaves it."""
     data = path.read_bytes()
-    path.write_bytes(data[: len(data) // 2] + bytes(len(data) - len(data) // 2))
+    cut = min(len(data), 32 + live_frames(data) * FRAME // 2)
+    path.write_bytes(data[:cut] + bytes(len(data) - cut))
 
 
 def shm_damaged(path: Path) -> None:
