@@ -174,9 +174,9 @@ class Kiosk:
 
     def trouble(self, sentence: str) -> None:
         """A storage problem: a note for the screen and a line in the journal."""
-        if sentence not in self.notes:
+        if sentence not in self.notes:    # once: a retry that fails again says nothing new
             self.notes.append(sentence)
-        log.error("%s", sentence)
+            log.error("%s", sentence)
 
     def _load_lock(self) -> StaffLock | None:
         """The lock from the PIN file and the saved count of wrong PINs; any problem is a note
@@ -214,7 +214,7 @@ class Kiosk:
         trouble never stops the table: the game is then kept in memory (a log without a file
         yet, :meth:`memory_log`), and what is on the card stays as it is."""
         self._record_games()
-        if self.unfiled is not None and not self._file_unfiled():
+        if self.unfiled is not None and not self.file_unfiled():
             return self.memory_log(settings, seed, t0_ns, f"the finished game in it cannot be filed in "
                                    f"{self.data / 'games'} yet")
         try:
@@ -274,7 +274,7 @@ class Kiosk:
     def _ready_for_log(self) -> None:
         """Before a kept game's log is made: the folder exists and the last game is filed."""
         self.data.mkdir(parents=True, exist_ok=True)
-        if self.unfiled is not None and not self._file_unfiled():
+        if self.unfiled is not None and not self.file_unfiled():
             raise OSError(errno.EAGAIN, f"the finished game in {self.current} cannot be filed yet")
 
     def set_aside(self, path: Path, why: str) -> Path:
@@ -590,7 +590,7 @@ class Kiosk:
             return
         self.close_log(table_log)
         self.unfiled = name
-        self._file_unfiled()
+        self.file_unfiled()
 
     def close(self) -> None:
         """The kiosk stops: a finished game's steps still in memory get a last try (else they are
@@ -612,7 +612,7 @@ class Kiosk:
             self.notes.append(f"{step_log.lost} step{'s' * (step_log.lost != 1)} of the game could not be written "
                               f"to {step_log.path} and {'are' if step_log.lost != 1 else 'is'} lost; {ADVICE}")
 
-    def _file_unfiled(self) -> bool:
+    def file_unfiled(self) -> bool:
         """File the game that is over in games/ (its log with everything beside it, moved whole);
         True when done or nothing was left. One that cannot be moved stays in ``table.db``, said."""
         name = self.unfiled

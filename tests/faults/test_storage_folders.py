@@ -131,3 +131,23 @@ def test_the_kiosk_starts_on_a_folder_it_may_not_write(tmp_path: Path) -> None:
     finally:
         data.chmod(0o755)
     assert any("check the SD card" in s for s in said), said
+
+
+def test_staff_changes_and_a_reset_on_a_read_only_card_apply_and_are_said(tmp_path: Path) -> None:
+    from kiosk_play import WALL
+
+    from game.app.kiosk import Kiosk
+    from game.app.rigconfig import RigConfig
+
+    data = tmp_path / "data"
+    data.mkdir()
+    disk = Disk(tmp_path)
+    with injected(disk):
+        kiosk = Kiosk(data, RigConfig(), lambda: WALL)
+        disk.arm(len(disk.ops), errno.EROFS)
+        kiosk.change(volume=30)                    # used to end in OSError: Read-only file system
+        kiosk.reset_leaderboard()                  # used to end in sqlite3.OperationalError
+        kiosk.close()
+    assert kiosk.config.volume == 30
+    assert any("could not be kept" in n for n in kiosk.notes), kiosk.notes
+    assert any("could not be reset" in n for n in kiosk.notes), kiosk.notes

@@ -78,3 +78,42 @@ def test_the_storage_notices_are_in_every_language(lang: str) -> None:
     trouble = text(lang, "ui_log_trouble")
     assert "SD" in trouble and trouble != text("en", "ui_log_trouble") or lang == "en"
     assert text(lang, "ui_log_back") and "3" in text(lang, "ui_log_lost", count=3)
+
+
+def test_a_game_over_whose_last_steps_wait_in_memory_is_written_and_filed_when_the_card_is_back(
+        tmp_path: Path) -> None:
+    from game.controller import Stage
+
+    data = tmp_path / "data"
+    disk = Disk(tmp_path)
+    with injected(disk):
+        kiosk, app, clock = start(data)
+        script, event = _script_for(app)
+        while app.table.stage is not Stage.GAME_OVER:
+            assert event is not None
+            clock.t_ns = max(clock.t_ns, event.t_ns)
+            made = app.feed(event)
+            if app.table.stage is not Stage.GAME_OVER:
+                event = script.send(made)
+                if app.log is not None and app.log.count >= 210 and disk.fail_from is None:
+                    disk.arm(len(disk.ops), errno.ENOSPC)     # the card fills up for the game's last steps
+        assert app.log is None and kiosk.finishing is not None and kiosk.finishing.in_memory > 0
+        total = kiosk.finishing.count
+        assert not list((data / "games").glob("game-*.db"))
+        assert "ui_log_trouble" in keys(app)
+        clock.t_ns += 6 * 10**9
+        app.retry_storage(clock.t_ns)           # still full: nothing changes, nothing raised
+        assert kiosk.finishing is not None
+        disk.clear()
+        clock.t_ns += 6 * 10**9
+        app.retry_storage(clock.t_ns)           # nobody plays: the loop tries again by itself
+        assert kiosk.finishing is None and "ui_log_back" in keys(app)
+        [filed] = list((data / "games").glob("game-*.db"))
+        kiosk.close()
+    import sqlite3
+
+    db = sqlite3.connect(filed)
+    try:
+        assert db.execute("SELECT count(*) FROM steps").fetchone()[0] == total
+    finally:
+        db.close()

@@ -78,6 +78,9 @@ STAFF_IDLE_NS = 180 * S
 #: After the input failed (a buzzer board unplugged mid-race), the race is armed again once the
 #: input answers, checked this often.
 RETRY_NS = 1 * S
+#: While the log cannot be written, the steps kept in memory are tried again at every step and,
+#: with nobody playing (attract mode, a game over), this often.
+STORAGE_RETRY_NS = 5 * S
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +204,7 @@ class App:
         self.steps = 0
         #: The notice that the log cannot be written, while it is up (see storage_notice).
         self.storage_shown: tuple[Message, int] | None = None
+        self.storage_retry_ns = 0
         self.combo: Combo | None = None
         self.boards: dict[Period, BoardView] = {}
         self.attract_since_ns = 0
@@ -328,6 +332,18 @@ class App:
                 if said:
                     self.say(said)
         return made
+
+    def retry_storage(self, now: int) -> None:
+        """Nobody plays, but the card may be back: what the logs keep in memory is tried again
+        every ``STORAGE_RETRY_NS`` (a game over's last steps are written and it is filed)."""
+        if self.storage_shown is None or now < self.storage_retry_ns:
+            return
+        self.storage_retry_ns = now + STORAGE_RETRY_NS
+        if self.log is not None and self.log.trouble:
+            self.log.retry()
+        if self.kiosk is not None and self.kiosk.finishing is not None and self.kiosk.unfiled is not None:
+            self.kiosk.file_unfiled()
+        self.storage_notice(now)
 
     def storage_notice(self, now: int, lost: int = 0) -> None:
         """While the log cannot be written the screen says so, for as long as it lasts (under
@@ -712,6 +728,7 @@ class App:
         for event in pygame.event.get():
             self.handle(event)
         self.poll()
+        self.retry_storage(self.adapter.now_ns())
         self.attract(self.adapter.now_ns())
         frame, ident = self.render()
         # Events that came while this frame was drawn were meant for the one still on the
