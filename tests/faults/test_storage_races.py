@@ -151,3 +151,40 @@ def test_a_fault_at_any_write_path_of_a_kiosk_referee_session_loses_nothing(ram:
     print(f"referee session fault campaign: {runs} faulty sessions over {len(points)} injection points "
           f"({len(disk.ops)} writes in the session); {len(failures)} failed")
     assert not failures, "\n\n".join(failures[:5])
+
+
+def test_a_race_preset_on_a_card_that_cannot_take_its_log_plays_and_says_so(tmp_path: Path) -> None:
+    """The kiosk running a race preset starts on a read-only card, says so on the race screen
+    for as long as it lasts, and races on."""
+    import pygame
+
+    from game.app.cmd_kiosk import _SimClock
+    from game.app.referee.kiosk_races import KioskRaces
+    from game.app.ui.adapters import Detected
+    from game.app.ui.fonts import fonts_for
+    from game.app.ui.sound import Sounds
+    from game.i18n.lookup import text
+
+    pygame.init()
+
+    data = tmp_path / "data"
+    data.mkdir()
+    disk = Disk(tmp_path)
+    disk.arm(0, errno.EROFS)
+    with injected(disk):
+        kiosk = Kiosk(data, RigConfig(), lambda: WALL)
+        rig = _SimClock(4)
+        rig.t_ns = 1_000_000_000
+        game = next(g for g in kiosk.table_games(rig.seats) if g.id == "bell-slap")
+        races = KioskRaces(kiosk=kiosk, detected=Detected(rig, "sim"), game=game,  # type: ignore[arg-type]
+                           surface=pygame.Surface((800, 480)), fonts=fonts_for("en")[0], sounds=Sounds(), seed=3)
+        assert races.log is not None and races.log.trouble
+        said = text("en", "ui_log_trouble")
+        for _ in range(3):                     # every notice time, again
+            races.poll()
+            assert races.race.notice_words(rig.now_ns()) == said
+            races.draw()
+            rig.t_ns += 5_000_000_000
+        races.end()
+        kiosk.close()
+    assert any("referee session log" in n and "check the SD card" in n for n in kiosk.notes), kiosk.notes

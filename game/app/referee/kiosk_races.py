@@ -300,6 +300,10 @@ class KioskRaces:
             self.race.feed(CallOff(now))
         if self.overlay and now - self.last_activity_ns >= STAFF_IDLE_NS:
             self.ui.close_staff()         # staff walked away: lock again
+        if self.log is not None and self.log.trouble and not self.race.notice_words(now):
+            # The card cannot take the session's log (issue 21): said for as long as it lasts,
+            # in the gaps between the race screen's own notices.
+            self.race.notice = (render(Message.of("ui_log_trouble"), self.race.lang), now + NOTICE_NS)
 
     def draw(self) -> Frame:
         now = self.adapter.now_ns()
