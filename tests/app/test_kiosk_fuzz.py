@@ -34,10 +34,12 @@ from game.app.rigconfig import load_rig_config
 from game.errors import GameError
 from game.i18n.lookup import text
 from game.staff import PinHash
+from sizes import size
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = 20261201
-CASES = 2_000
+#: 2,000 mutated start-ups in the soak (tests/sizes.py), 300 in every run.
+CASES = size(300, 2_000)
 
 CONFIG = """\
 [rules]
@@ -429,6 +431,7 @@ def ram_path(tmp_path: Path) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.soak
 def test_the_kiosk_reaches_its_first_frame_on_every_mutated_file(
         ram_path: Path, seeds: Seeds, kiosk_env: argparse.ArgumentParser) -> None:
     tmp_path = ram_path

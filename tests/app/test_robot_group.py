@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 from robot_group import Robot, Tally
+from sizes import size
 
-SEEDS = range(50)
+#: Short games per table: 50 in the soak (tests/sizes.py), 20 in every run.
+SEEDS = range(size(20, 50))
 #: (players, how often they err, gestures per game)
 TABLES = {"three": (3, 0.10, 15), "four": (4, 0.12, 15), "five": (5, 0.10, 15), "clumsy four": (4, 0.35, 15)}
 
@@ -18,6 +20,7 @@ def play(seed: int, players: int, mistakes: float, gestures: int, tally: Tally) 
     robot.play_game()
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("table", sorted(TABLES))
 def test_a_robot_group_plays_through_the_glass(table: str) -> None:
     players, mistakes, gestures = TABLES[table]
@@ -28,7 +31,7 @@ def test_a_robot_group_plays_through_the_glass(table: str) -> None:
     # It tested something: games got going, screens changed under pointers, presses came late.
     assert tally.must >= tally.games * 5, tally
     assert tally.races >= tally.games // 3, tally
-    assert tally.settling + tally.after_act + tally.late_or_gone >= 5, tally
+    assert tally.settling + tally.after_act + tally.late_or_gone >= len(SEEDS) // 10, tally
     assert {"join", "oldest", "deal", "play", "race", "photo"} <= tally.screens, tally.screens
 
 
@@ -44,10 +47,11 @@ def test_the_robot_group_catches_a_glass_without_settle_time() -> None:
     assert failed, "a glass without settle time went unnoticed"
 
 
-#: Whole games, to the final standings: (players, seeds).
-WHOLE = {3: range(100, 104), 4: range(200, 203), 5: range(300, 304)}
+#: Whole games, to the final standings: (players, seeds); 11 games in the soak, 3 in every run.
+WHOLE = {3: range(100, 100 + size(1, 4)), 4: range(200, 200 + size(1, 3)), 5: range(300, 300 + size(1, 4))}
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("players", sorted(WHOLE))
 def test_a_robot_group_plays_whole_games_to_the_final_standings(players: int) -> None:
     tally = Tally()

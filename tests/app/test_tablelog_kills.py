@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sizes import size
 
 from game.app.cli import main
 
@@ -152,10 +153,12 @@ IN_FLIGHT = re.compile(r"lost its last (1) logged step \(its mirror counted (\d+
                        r"the game resumes after step (\d+)$")
 
 
+@pytest.mark.soak
 def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(2612)
     kills, points, notes = 0, set(), []
-    for seed in range(9):
+    games = size(4, 9)   # 9 games in the soak (tests/sizes.py)
+    for seed in range(games):
         players = 3 + seed % 3
         clean = fast_dir / f"clean-{seed}.db"
         assert main(["table", "--players", str(players), "--seed", str(seed), "--db", str(clean), "--json"]) == 0
@@ -191,8 +194,8 @@ def test_sigkills_anywhere_lose_nothing(fast_dir: Path, capsys: pytest.CaptureFi
             break
         assert steps_of(db) == steps_of(clean), f"seed {seed}"
         assert not Path(f"{db}.new").exists()
-    print(f"\nkill campaign: {kills} SIGKILLs over 9 games at {sorted(points)}; notes: {notes}")
-    assert kills >= 60
+    print(f"\nkill campaign: {kills} SIGKILLs over {games} games at {sorted(points)}; notes: {notes}")
+    assert kills >= games * 6
     assert {"before fsync", "after replace", "before pwrite", "before append", "racing"} <= points
     # A SIGKILL loses nothing that was on disk; the one step being written, if any, is said.
     assert len(notes) < kills

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from sizes import size
 
 from game.cards import Card, Kind
 from game.engine import (
@@ -130,10 +131,10 @@ class EngineMachine(RuleBasedStateMachine):
 
 
 EngineMachine.TestCase.settings = settings(
-    max_examples=150, stateful_step_count=80, deadline=None,
+    max_examples=size(60, 150), stateful_step_count=80, deadline=None,   # 150 in the soak (tests/sizes.py)
     suppress_health_check=[HealthCheck.too_slow],
 )
-TestEngine = EngineMachine.TestCase
+TestEngine = pytest.mark.soak(EngineMachine.TestCase)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
