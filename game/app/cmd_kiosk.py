@@ -216,7 +216,7 @@ class Session:
         if isinstance(self.app, KioskRaces):
             self.app.end()
         elif self.app.log is not None:
-            self.app.log.close()
+            self.kiosk.close_log(self.app.log)   # steps the card never took are said lost
             self.app.log = None
 
     def close(self) -> None:
@@ -464,6 +464,7 @@ def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
         script, event = _script_for(app)
     for note in notes + kiosk.notes:
         print(f"note: {note}", flush=True)
+    told = len(kiosk.notes)
     if app.resumed and app.log is not None:
         print(f"Resumed the game in {kiosk.current} after {len(app.log.steps)} logged steps.", flush=True)
     clock.t_ns = max(clock.t_ns, app.table.now_t_ns)
@@ -488,10 +489,12 @@ def _sim(args: argparse.Namespace, config: RigConfig, notes: list[str]) -> int:
                 print(f"progress: game {played + 1} step {app.steps}", flush=True)
     finally:
         if app.log is not None:
-            app.log.close()
+            kiosk.close_log(app.log)
         pygame.quit()
     last = kiosk.leaderboard.last()
     kiosk.close()
+    for note in kiosk.notes[told:]:       # what the card did meanwhile (steps kept, filed late, lost)
+        print(f"note: {note}", flush=True)
     if last is not None:
         print("Final standings: " + ", ".join(f"{n} {t}" for n, t in zip(last.names, last.totals)), flush=True)
     return 0
