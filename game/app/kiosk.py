@@ -17,6 +17,14 @@ Data folder (``/var/lib/cheating-moth`` on a kiosk):
 - ``pin-wrong`` — the count of wrong staff PINs, so that a restart keeps the back-off
   (``pinwait.py``). The PIN's hash is not here but in ``pin_file`` (``pinfile.py``), which the
   kiosk only reads.
+
+Whatever the folder is -- missing and not makeable, a file, on a full, read-only or failing SD
+card, ``games/`` or ``aside/`` a file -- the kiosk starts and the table plays (issue 21): a log
+that cannot be written keeps its steps in memory and writes them once it can (``StepLog``), a
+log that cannot be made is made at the first step the card takes (:meth:`Kiosk.memory_log`),
+a game over is filed and put on the leaderboard when the card takes it, and what could never
+be written is said lost. A storage failure is waited out; only a damaged file goes aside.
+Every problem is a note (on screen) and a line in the journal ("staff, check the SD card").
 """
 
 from __future__ import annotations
