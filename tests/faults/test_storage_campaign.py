@@ -19,8 +19,9 @@ is said.
 
 After each game the kiosk is started again on the folder (the card working): a game over
 that could not be filed is filed, and nothing escapes. In the suite each point gets two of
-the faults, in turns (seconds); ``CHEATING_MOTH_FAULTS=points`` tries every fault both ways at
-every point, ``CHEATING_MOTH_FAULTS=all`` at every single write of the game (minutes)."""
+the faults, in turns (seconds); the soak command (``CHEATING_MOTH_SOAK=1``, tests/sizes.py)
+tries every fault both ways at every point (about a minute), and ``CHEATING_MOTH_FAULTS=all``
+at every single write of the game (about 3,300 games: tens of minutes)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from pathlib import Path
 
 import pytest
 from kiosk_play import Played, board_keys, logged_games, play, restart
+from sizes import SOAK
 from storage_faults import CAN_FAIL, Disk, Op, injected
 
 FAULTS = (errno.ENOSPC, errno.EROFS, errno.EIO)
@@ -150,13 +152,7 @@ def campaign(ram: Path, clean: tuple[list[dict[str, object]], list[Op]], scope: 
     assert not failures, "\n\n".join(failures[:5])
 
 
+@pytest.mark.soak
 def test_a_fault_at_any_write_path_of_a_kiosk_game_loses_nothing_and_raises_nothing(
         ram: Path, clean: tuple[list[dict[str, object]], list[Op]]) -> None:
-    campaign(ram, clean, "suite")
-
-
-@pytest.mark.skipif(os.environ.get("CHEATING_MOTH_FAULTS") not in ("points", "all"),
-                    reason="every fault both ways at every point (CHEATING_MOTH_FAULTS=points, ~2 min) or at "
-                           "every single write of the game (CHEATING_MOTH_FAULTS=all, ~30 min)")
-def test_every_fault_at_every_write_of_a_kiosk_game(ram: Path, clean: tuple[list[dict[str, object]], list[Op]]) -> None:
-    campaign(ram, clean, os.environ["CHEATING_MOTH_FAULTS"])
+    campaign(ram, clean, os.environ.get("CHEATING_MOTH_FAULTS") or ("points" if SOAK else "suite"))
