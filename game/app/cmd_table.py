@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         # the exit status says the log is not whole.
         print(f"note: {log.lost} step{'s' * (log.lost != 1)} could not be written to {args.db} and "
               f"{'are' if log.lost != 1 else 'is'} lost ({log.trouble}): free space on the disk or make "
-              "the file writable, then play the game again from the log", file=sys.stderr, flush=True)
+              f"the file writable, then run the command again: it resumes after the {log.written} steps in "
+              "the log", file=sys.stderr, flush=True)
         return 1
     return 0
 

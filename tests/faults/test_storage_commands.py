@@ -91,3 +91,41 @@ def test_the_living_room_plays_on_a_full_card_and_saves_once_it_can(tmp_path: Pa
         assert len(again.steps) == 60
     finally:
         again.close()
+
+
+def test_table_db_on_a_real_0444_log_says_so_and_never_raises(tmp_path: Path) -> None:
+    """Defect 5 for real: the file's mode, no injection. Root writes any file, so as root the
+    command runs as ``nobody`` (setpriv)."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    repo = Path(__file__).resolve().parents[2]
+    prefix: list[str] = []
+    folder = tmp_path
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("as root the 0444 file is writable, and setpriv is missing to run as nobody")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        folder = Path(tempfile.mkdtemp(prefix="read-only-log-", dir="/tmp"))   # nobody can reach it
+        folder.chmod(0o777)
+    try:
+        db = folder / "game.db"
+        game = Game(reopened(db))
+        game.play(30)
+        game.log.close()
+        if prefix:
+            for part in folder.iterdir():
+                os.chown(part, 65534, 65534)
+        db.chmod(0o444)
+        done = subprocess.run([*prefix, sys.executable, "-m", "game.app.cli", *TABLE, "--db", str(db)], cwd=repo,
+                              capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "PYTHONPATH": str(repo), "PYTHONDONTWRITEBYTECODE": "1"})
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr
+        assert "note: the log" in done.stderr and "is read-only" in done.stderr
+        assert "Resumed the game" in done.stdout and "could not be written" in done.stderr
+    finally:
+        if prefix:
+            shutil.rmtree(folder, ignore_errors=True)
