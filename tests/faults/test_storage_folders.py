@@ -175,3 +175,28 @@ def test_staff_changes_and_a_reset_on_a_read_only_card_apply_and_are_said(tmp_pa
     assert kiosk.config.volume == 30
     assert any("could not be kept" in n for n in kiosk.notes), kiosk.notes
     assert any("could not be reset" in n for n in kiosk.notes), kiosk.notes
+
+
+def test_a_log_that_cannot_be_replayed_nor_moved_aside_stays_and_the_game_starts_in_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.app.ui import loop
+    from game.errors import GameError
+
+    data = tmp_path / "data"
+    game_in_progress(data)
+    before = (data / "table.db").read_bytes()
+
+    def cannot(*args: object) -> object:
+        raise GameError("step 3 does not follow from step 2")
+
+    monkeypatch.setattr(loop, "resume", cannot)
+    disk = Disk(tmp_path)
+    disk.arm(0, errno.EROFS, only="data/table.db")    # the log reads, but neither moves nor takes a step
+    with injected(disk):
+        kiosk, app, _ = start_played(data)    # used to end in OSError: the move aside failed
+        assert app.draw() is not None and not app.resumed
+        assert app.log is not None and app.log.trouble and app.log.written == 0
+        assert any("cannot be moved aside" in n for n in kiosk.notes), kiosk.notes
+        app.log.close()
+        kiosk.close()
+    assert (data / "table.db").read_bytes() == before      # left as it is, for staff
