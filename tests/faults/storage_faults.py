@@ -8,7 +8,12 @@ connection's writing statements), for files under one folder only.
 :class:`Disk` counts those operations in order (each with its kind, the file's role and the
 rig's function that made it), so a clean run lists the injection points; a faulty run fails
 every operation from the chosen one on, until :meth:`Disk.clear` (the card freed, or
-remounted): what a full or dying card does, which is not one failure but all that follow."""
+remounted): what a full or dying card does, which is not one failure but all that follow.
+
+What it cannot do: SQLite's own reads and writes happen in its C library, out of reach; a
+statement that writes is failed whole instead, with SQLite's words for the fault ("database
+or disk is full", "attempt to write a readonly database", "disk I/O error"), before it takes
+effect or (``after``) once it has, as an error reported past a commit would be."""
 
 from __future__ import annotations
 
@@ -125,16 +130,6 @@ class Disk:
     def _role(self, path: str) -> str:
         rel = os.path.relpath(path, self.root)
         return re.sub(r"\d+", "#", rel)
-
-    def points(self) -> list[Op]:
-        """The injection points of a clean run: the first and the last operation of each kind,
-        file and function (a write path met at every step is tried early and at the end)."""
-        first: dict[tuple[str, str, str], Op] = {}
-        last: dict[tuple[str, str, str], Op] = {}
-        for op in self.ops:
-            first.setdefault(op.signature, op)
-            last[op.signature] = op
-        return sorted({*first.values(), *last.values()}, key=lambda op: op.index)
 
 
 def _site() -> str:
