@@ -3,10 +3,10 @@ at ANY write of a kiosk game -- the data folder, the leaderboard, the log's crea
 step's commit and mirror, the filing of a finished game, the next game's log -- gives no
 traceback and loses no committed step.
 
-A clean game lists the injection points (each kind of write, file and function: its first
-and last occurrence, see ``Disk.points``). For each point and each fault that can hit it
-(ENOSPC, EROFS, EIO; a SQLite statement failing before or after it took effect), the same
-game is played again with every write failing from that point on:
+A clean game lists the injection points (each kind of write, file and function where it is
+first made, and a step's writes also at the game's last step: :func:`points`). At each point
+faults that can hit it (ENOSPC, EROFS, EIO; a SQLite statement failing before or after it
+took effect), the same game is played again with every write failing from that point on:
 
 - **the card comes back** (three steps after the first failure, or after the game): the whole
   game is on the card afterwards, every step in its chain, equal to the clean game's; the
