@@ -10,7 +10,7 @@ in the PIO edge loggers: this loop only unwraps their words, talks and schedules
 USB write (up to 500 ms with no host reading) delays reports, never changes a timestamp.
 
 The hardware layer ``hw`` offers: ``tick_hz``, ``buttons``, ``boot_id``, ``chip``, ``board``,
-``refused``, ``now_us()``, ``stop_loggers()``, ``start_loggers(loop_count) -> sync_us`` (the
+``refused``, ``now_us()``, ``stopwatch()``/``lap_us(mark)`` (timing a write), ``stop_loggers()``, ``start_loggers(loop_count) -> sync_us`` (the
 time read after SYNC rose), ``read_words() -> [(input, word, read_us)]`` (input ``buttons`` is
 the GO logger; ``read_us`` read after the word left its FIFO), ``take_drops() -> [input]``,
 ``held() -> [bool]``, ``go(on, btns)``, ``set_led(btn, on)``, ``read_input() -> bytes``,
@@ -18,6 +18,16 @@ the GO logger; ``read_us`` read after the word left its FIFO), ``take_drops() ->
 board cannot: its stderr is the link). A refused layer (hw_rp2.LinkOnly: hardware the firmware
 does not support) offers only the link, ``now_us`` and ``feed``: the board answers HELLO, naming
 its ``chip`` and ``board``, and ``ERR code=board`` to every other request.
+
+Headroom (issue 21): the loop did everything on every pass, a pass every millisecond, and the
+core was about half busy idle and 94 % busy at the worst input the lockout allows, so frames
+and heartbeats left late. Now a pass asks the FIFOs with two register reads, works out LEDs only
+when one is due to change, checks logger drops and feeds the watchdog only with the heartbeat,
+and writes its hot frames (TIME, PRESS, RELEASE, GO) from precomputed templates
+(``protocol.encode_template``) with a viper CRC (fastcrc.py); it sleeps
+2 ms between passes while a race is armed (frames leave within about two milliseconds of the
+edge) and IDLE_POLL_MS otherwise (a request from the host wakes it at once).
+bench/bench_board_loop.py measures it on the twin.
 
 Garbage collections run at quiet points (when a race is armed, and once a second while idle),
 so the automatic ones, which can come at any bytecode, are rarer; none of them can mis-stamp an
@@ -44,6 +54,14 @@ LOSER_HALF_US = 100000
 MAX_RACE = 2147483647
 STALLED_WRITE_US = 200000  # a write this slow means nobody reads the link: no more this step
 GC_IDLE_US = 1000000  # a collection at most this often while no race is armed
+IDLE_POLL_MS = 5  # between passes with no race armed (a press then leaves within ~5 ms; GO is not at stake)
+RACE_POLL_MS = 2  # between passes while a race is armed, going or running (a frame leaves within ~2 ms)
+FEED_US = 100000  # the 4 s watchdog is fed this often
+LED_STILL_US = 1000000  # no LED blinks: look again this much later (any change of mode looks at once)
+_TIME = P.int_template("TIME", ("ticks",))
+_PRESS = P.int_template("PRESS", ("btn", "ticks"))
+_RELEASE = P.int_template("RELEASE", ("btn", "ticks"))
+_GO = P.int_template("GO", ("race", "ticks"))
 SUPPORTED_CHIP = "RP2040"
 SUPPORTED_BOARDS = ("pico", "other")  # not a Pico W: its GP25 is the radio's line
 _BOARD_NAMES = (  # MicroPython's board names (sys.implementation._machine before " with ")
@@ -113,6 +131,8 @@ class Board:
         self.lockout_ticks = 0
         self.next_time_us = 0
         self.next_gc_us = 0
+        self.next_led_us = 0  # when an LED is due to change by itself (0: at the next pass)
+        self.next_feed_us = 0
         self.start_us = 0
         self.refused = hw.refused  # type: ignore[attr-defined]
         self.stalled = False  # a write of this step waited for a host that does not read
@@ -121,7 +141,15 @@ class Board:
 
     def send(self, verb, fields):
         # type: (str, list[tuple[str, object]]) -> bytes
-        line = P.encode(self.seq, verb, fields)
+        return self._sent(P.encode(self.seq, verb, fields))
+
+    def send2(self, template, a, b):
+        # type: (str, int, int) -> bytes
+        """A frame of the board's own with two whole numbers: the fast encoder (hot paths)."""
+        return self._sent(P.encode_template(template, (self.seq, a, b)))
+
+    def _sent(self, line):
+        # type: (bytes) -> bytes
         self.ring.append((self.seq, line))
         if len(self.ring) > RING_FRAMES:
             self.ring.pop(0)
@@ -136,9 +164,9 @@ class Board:
         starve the 4 s watchdog. A skipped frame stays in the ring for the host's NAK."""
         if self.stalled:
             return
-        before = self.hw.now_us()
+        mark = self.hw.stopwatch()
         self.hw.write(line)
-        if self.hw.now_us() - before > STALLED_WRITE_US:
+        if self.hw.lap_us(mark) > STALLED_WRITE_US:
             self.stalled = True
 
     def _nak(self):
@@ -172,7 +200,9 @@ class Board:
         self.send("HELLO", self._hello_fields())
 
     def step(self):
-        # type: () -> None
+        # type: () -> int
+        """One pass of the main loop; returns how many ms to sleep before the next (input from
+        the host ends the sleep at once)."""
         self.stalled = False
         now = self.hw.now_us()  # before draining: the heartbeat promises edges up to here
         data = self.hw.read_input()
@@ -180,19 +210,28 @@ class Board:
             for line in self.lines.feed(data):
                 self.handle_line(line)
         if self.refused:
-            return
-        if self.state == IDLE and now >= self.next_gc_us:
+            return IDLE_POLL_MS
+        idle = self.state == IDLE
+        if idle and now >= self.next_gc_us:
             gc.collect()  # a quiet moment: no race, the FIFOs hold what comes meanwhile
             self.next_gc_us = now + GC_IDLE_US
         self.poll_edges()
-        self._drive_go(now)
-        self._drive_leds(now)
+        if not idle:
+            self._drive_go(now)
+        if now >= self.next_led_us:
+            self.next_led_us = self._drive_leds(now)
         if now >= self.next_time_us:
+            self._take_drops()  # before the TIME that would vouch for what a logger lost
             guard = T.us_to_ticks(TIME_GUARD_US, self.tick_hz)
-            self.send("TIME", [("ticks", max(0, self.epoch.now_ticks(now) - guard))])
-            wait = HEARTBEAT_IDLE_US if self.state == IDLE else HEARTBEAT_RACE_US
-            self.next_time_us = now + wait
-        self.hw.feed()
+            self._sent(P.encode_template(_TIME, (self.seq, max(0, self.epoch.now_ticks(now) - guard))))
+            period = HEARTBEAT_IDLE_US if self.state == IDLE else HEARTBEAT_RACE_US
+            # On a fixed cadence (a pass's own lateness does not add up), never a burst to catch up.
+            due = self.next_time_us + period
+            self.next_time_us = due if due > now else now + period
+        if now >= self.next_feed_us:
+            self.hw.feed()
+            self.next_feed_us = now + FEED_US
+        return IDLE_POLL_MS if self.state == IDLE else RACE_POLL_MS
 
     def poll_edges(self):
         # type: () -> None
@@ -204,10 +243,13 @@ class Board:
                 if level == 1 and self.state == GOING and self.go_raised_us >= 0:
                     self.state = RACING
                     self.deadline_ticks = t + self.timeout_ticks
-                    self.send("GO", [("race", self.race), ("ticks", t)])
+                    self.send2(_GO, self.race, t)
             elif 0 <= index < self.buttons:
                 self.held[index] = level == 0
-                self.send("RELEASE" if level else "PRESS", [("btn", index), ("ticks", t)])
+                self.send2(_RELEASE if level else _PRESS, index, t)
+
+    def _take_drops(self):
+        # type: () -> None
         for index in self.hw.take_drops():
             self.drops += 1
             self.send("DROP", [("btn", index)])
@@ -234,30 +276,40 @@ class Board:
         # type: (int, str, int) -> None
         self.led_mode[btn] = mode
         self.led_since[btn] = now
+        self.next_led_us = 0  # look at the LEDs at the next pass
 
     def _drive_leds(self, now):
-        # type: (int) -> None
+        # type: (int) -> int
+        """Set every LED its mode wants now; returns when one is next due to change by itself."""
+        due = now + LED_STILL_US
         for btn in range(self.buttons):
             mode = self.led_mode[btn]
-            age = now - self.led_since[btn]
-            if mode == "go":
-                on = True
-            elif mode == "armed":
-                on = age < ARMED_FLASH_US
-            elif mode == "winner":
-                on = (age // WINNER_HALF_US) % 2 == 0
-            elif mode == "loser":
-                on = (age // LOSER_HALF_US) % 2 == 0
-            else:
+            if mode == "off":
                 on = False
+            elif mode == "go":
+                on = True
+            else:
+                since = self.led_since[btn]
+                age = now - since
+                if mode == "armed":
+                    on = age < ARMED_FLASH_US
+                    if on:
+                        due = min(due, since + ARMED_FLASH_US)
+                else:
+                    half = WINNER_HALF_US if mode == "winner" else LOSER_HALF_US
+                    halves = age // half
+                    on = halves % 2 == 0
+                    due = min(due, since + (halves + 1) * half)
             if on != self.led_on[btn]:
                 self.hw.set_led(btn, on)
                 self.led_on[btn] = on
+        return due
 
     def _restart(self, lockout_us):
         # type: (int) -> None
         self.hw.stop_loggers()
         self.poll_edges()  # every word of the old epoch, unwrapped against the old epoch
+        self._take_drops()  # start_loggers clears RXSTALL: what the old epoch lost is said first
         loop = T.lockout_loop_count(T.us_to_ticks(lockout_us, self.tick_hz))
         self.lockout_ticks = loop + T.LOCKOUT_FIXED_TICKS
         self.epoch = T.Epoch(self.hw.start_loggers(loop), self.tick_hz)
@@ -351,6 +403,7 @@ class Board:
         gc.collect()  # before this race's loggers start: fewer collections during the race
         self._restart(lockout_us)
         self.state = ARMED
+        self.next_time_us = min(self.next_time_us, now + HEARTBEAT_RACE_US)  # racing cadence from now on
         self.race = race
         self.race_btns = btns
         self.timeout_ticks = T.us_to_ticks(timeout_ms * 1000, self.tick_hz)
@@ -410,8 +463,9 @@ def run(hw):
     idle = hw.idle  # type: ignore[attr-defined]
     step = board.step
     while True:
+        sleep_ms = 1
         try:
-            step()
+            sleep_ms = step()
         except Exception as exc:  # a bug must not stop the board (KeyboardInterrupt passes)
             board.errors += 1
             hw.log(exc)  # type: ignore[attr-defined]
@@ -419,4 +473,4 @@ def run(hw):
                 board.send("ERR", [("code", "internal")])
             except Exception:
                 pass
-        idle(1)
+        idle(sleep_ms)

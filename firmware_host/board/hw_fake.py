@@ -98,6 +98,15 @@ class FakeHardware:
 
     # -- time -------------------------------------------------------------------------------
 
+    def stopwatch(self):
+        # type: () -> int
+        """A mark for timing a write (see hw_rp2): here simply the clock."""
+        return self.now_us()
+
+    def lap_us(self, mark):
+        # type: (int) -> int
+        return self.now_us() - mark
+
     def now_us(self):
         # type: () -> int
         return (_clock_ns() - self._t0) // 1000

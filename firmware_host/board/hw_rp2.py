@@ -15,8 +15,9 @@ the numbers below are used; they are the default map's:
 
 A slot whose pin is None (a table with fewer than six seats, a button without an LED) has no
 pin, no state machine and never reports. State machine i watches button slot i: 0-3 on PIO0,
-4-6 and GO (7) on PIO1. Both blocks hold one copy of the edge logger. A 1 ms soft timer drains
-the RX FIFOs into a list so a USB write that blocks the main loop does not overflow them;
+4-6 and GO (7) on PIO1. Both blocks hold one copy of the edge logger. A soft timer (every two
+lockouts, 1 to 20 ms) drains the RX FIFOs into a list so a USB write that blocks the main loop
+does not overflow them; each pass reads one FSTAT register per PIO block to skip empty FIFOs;
 FDEBUG's RXSTALL bits report a word a logger had to drop (the datasheet: set on a non-blocking
 PUSH to a full FIFO).
 
@@ -38,6 +39,7 @@ import machine
 import rp2
 import select
 import sys
+import time
 
 import pio_programs
 
@@ -63,6 +65,12 @@ SYNC_GAP_US = 100  # longest credible time between the two timer reads around ra
 SYNC_TRIES = 64
 
 _PIO_FDEBUG = (0x50200008, 0x50300008)  # PIO0, PIO1: RXSTALL in bits 0-3
+_PIO_FSTAT = (0x50200004, 0x50300004)  # PIO0, PIO1: RXEMPTY in bits 8-11 (one read for four FIFOs)
+# The soft timer drains the FIFOs only while the main loop cannot (a USB write blocked for up to
+# 500 ms): a FIFO holds 4 words and a logger pushes at most one per lockout, so draining every
+# two lockouts (at most DRAIN_MAX_MS) loses nothing. It used to run every 1 ms: 1000 soft
+# callbacks a second, each asking all eight FIFOs, were about half of an idle core (issue 21).
+DRAIN_MAX_MS = 20
 _TIMERAWH = 0x40054024
 _TIMERAWL = 0x40054028
 _SIO_OUT_SET = 0xD0000014
@@ -104,6 +112,16 @@ class _Link:
     def write(self, data):
         # type: (bytes) -> None
         self._stdout.write(data)
+
+    def stopwatch(self):
+        # type: () -> int
+        """A cheap mark for timing a write: one call and a small int (``now_us`` reads three
+        registers and builds a big int on every frame)."""
+        return time.ticks_us()
+
+    def lap_us(self, mark):
+        # type: (int) -> int
+        return time.ticks_diff(time.ticks_us(), mark)
 
     def idle(self, ms):
         # type: (int) -> None
@@ -154,9 +172,12 @@ class Hardware(_Link):
                 continue
             p = machine.Pin(pin)
             self._sms.append((i, rp2.StateMachine(i, program, freq=machine.freq(), in_base=p, jmp_pin=p)))
+        self._by_block = ([], [])  # type: tuple[list[tuple[int, object]], list[tuple[int, object]]]
+        for i, sm in self._sms:
+            self._by_block[i >> 2].append((i, sm))
         self._words = []  # type: list[tuple[int, int, int]]
-        self._drops = []  # type: list[int]
         self._busy = False  # the main loop is reading the FIFOs: the timer's callback keeps off
+        self._drain_ms = 1
         self._timer = machine.Timer(period=1, mode=machine.Timer.PERIODIC, callback=self._drain)
         self._wdt = machine.WDT(timeout=WDT_TIMEOUT_MS)
 
@@ -183,20 +204,21 @@ class Hardware(_Link):
 
     def _pop_all(self):
         # type: () -> None
-        """Every word in the RX FIFOs into ``_words`` (only with ``_busy`` set)."""
+        """Every word in the RX FIFOs into ``_words`` (only with ``_busy`` set). One FSTAT read
+        per PIO block says which FIFOs hold words: an idle pass is two register reads, not
+        eight ``rx_fifo()`` calls."""
         words = self._words
-        now_us = self.now_us
-        for i, sm in self._sms:
-            while sm.rx_fifo():
-                word = sm.get()
-                words.append((i, word, now_us()))  # read after the pop: the edge is older
+        mem = machine.mem32
         for block in (0, 1):
-            stalled = machine.mem32[_PIO_FDEBUG[block]] & 0xF
-            if stalled:
-                machine.mem32[_PIO_FDEBUG[block]] = stalled  # write 1 to clear
-                for k in range(4):
-                    if stalled & (1 << k):
-                        self._drops.append(block * 4 + k)
+            empty = (mem[_PIO_FSTAT[block]] >> 8) & 0xF
+            if empty == 0xF:
+                continue
+            for i, sm in self._by_block[block]:
+                if empty & (1 << (i & 3)):
+                    continue
+                while sm.rx_fifo():
+                    word = sm.get()
+                    words.append((i, word, self.now_us()))  # read after the pop: the edge is older
 
     def stop_loggers(self):
         # type: () -> None
@@ -208,7 +230,13 @@ class Hardware(_Link):
     def start_loggers(self, loop_count):
         # type: (int) -> int
         """Empty the FIFOs, restart every logger with ``loop_count`` and raise SYNC; returns the
-        µs time read right after SYNC rose (at most SYNC_GAP_US late unless all SYNC_TRIES paused)."""
+        µs time read right after SYNC rose (at most SYNC_GAP_US late unless all SYNC_TRIES paused).
+        The drain timer's period follows the lockout (two lockouts, 1 to DRAIN_MAX_MS)."""
+        lockout_ms = (loop_count + 6) * 1000 // self.tick_hz
+        drain_ms = max(1, min(DRAIN_MAX_MS, 2 * lockout_ms))
+        if drain_ms != self._drain_ms:
+            self._drain_ms = drain_ms
+            self._timer.init(period=drain_ms, mode=machine.Timer.PERIODIC, callback=self._drain)
         self._busy = True
         try:
             for _ in range(SYNC_TRIES):
@@ -219,12 +247,20 @@ class Hardware(_Link):
                     sm.restart()  # back to the program's first instruction, ISR and counters cleared
                     sm.put(loop_count)
                     sm.active(1)  # pulls the lockout, sets X, waits for SYNC
+                mem = machine.mem32
                 for block in (0, 1):
-                    machine.mem32[_PIO_FDEBUG[block]] = 0xF
-                before_us = self.now_us()
+                    mem[_PIO_FDEBUG[block]] = 0xF
+                # Only the timer's low word around the rise: two register reads bracket it (a
+                # whole now_us() before and after took long enough on a slow core to fail every
+                # try); the high word comes after, one less if the low word wrapped since.
+                before = mem[_TIMERAWL] & 0xFFFFFFFF
                 self._sync.value(1)  # every logger leaves its wait in this cycle
-                sync_us = self.now_us()
-                if sync_us - before_us <= SYNC_GAP_US:
+                after = mem[_TIMERAWL] & 0xFFFFFFFF
+                hi = mem[_TIMERAWH] & 0xFFFFFFFF
+                if mem[_TIMERAWL] & 0xFFFFFFFF < after:
+                    hi -= 1
+                sync_us = (hi << 32) | after
+                if (after - before) & 0xFFFFFFFF <= SYNC_GAP_US:
                     break
             return sync_us
         finally:
@@ -242,11 +278,17 @@ class Hardware(_Link):
 
     def take_drops(self):
         # type: () -> list[int]
-        self._busy = True
-        try:
-            drops, self._drops = self._drops, []
-        finally:
-            self._busy = False
+        """Loggers that lost words (FDEBUG.RXSTALL, sticky until cleared): the firmware asks
+        before each heartbeat, so a DROP always comes before the TIME that would vouch for it."""
+        drops = []
+        mem = machine.mem32
+        for block in (0, 1):
+            stalled = mem[_PIO_FDEBUG[block]] & 0xF
+            if stalled:
+                mem[_PIO_FDEBUG[block]] = stalled  # write 1 to clear
+                for k in range(4):
+                    if stalled & (1 << k):
+                        drops.append(block * 4 + k)
         return drops
 
     def held(self):

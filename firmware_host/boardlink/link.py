@@ -595,11 +595,18 @@ class BoardLink:
         ser = self._serial
         if ser is None:
             raise LinkDown("the board is not connected")
+        failed: Exception | None = None
         with self._write_lock:
             try:
                 ser.write(data)
             except Exception as exc:
-                raise LinkDown(f"writing to the board failed ({exc})") from exc
+                failed = exc
+        if failed is not None:
+            # The port is gone for every caller from now on, not only once the reader notices:
+            # a caller told "the board went away" must not find it "connected" a moment later.
+            if ser is self._serial:
+                self._drop_serial(notify=True)
+            raise LinkDown(f"writing to the board failed ({failed})") from failed
         with self._lock:
             self._counters.frames_out += 1
 

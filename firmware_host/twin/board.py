@@ -61,6 +61,8 @@ class Policy:
     seed: int = 1
     cost_cycles: int = 250
     write_cycles: int = 250
+    cpu_factor: float = 0.0  # > 0: the firmware's own code is charged, this many times the PC's time (twin_core)
+    log_writes: bool = False  # note each frame's write cycle (Boot.writes), for the bench
     speed: float = 10.0
     timer_hold_us: int = 0
     timer: dict[str, int] = field(default_factory=dict)
@@ -80,6 +82,7 @@ class Policy:
         parts = [f"seed={self.seed}", f"cost={self.cost_cycles}", f"write_cycles={self.write_cycles}", f"speed={self.speed}",
                  f"timer_hold_us={self.timer_hold_us}", f"gc_us={self.gc_us}", f"collect_us={self.collect_us}", f"gc_gap_us={self.gc_gap_us}",
                  f"bootsel={int(self.bootsel)}", f"boot_cycle={self.boot_cycle}", f"boot_us={self.boot_us}",
+                 f"cpu_factor={self.cpu_factor}", f"log_writes={int(self.log_writes)}",
                  "machine=" + self.machine.replace(" ", "_")]
         parts += [f"timer_{k}={v}" for k, v in self.timer.items()]
         parts += [f"gc_{k}={v}" for k, v in self.gc.items()]
@@ -113,6 +116,8 @@ class Boot:
     resets: list[tuple[int, str]] = field(default_factory=list)  # (cycle, why)
     driven: list[int] = field(default_factory=list)  # every pin the firmware drove, first drive first
     usb_drops: list[tuple[int, int]] = field(default_factory=list)  # (cycle, bytes) written while nobody read
+    writes: list[tuple[int, int]] = field(default_factory=list)  # (cycle, frame seq) with Policy.log_writes
+    stats_log: list[dict[str, str]] = field(default_factory=list)  # every stats note, in order
     stats: dict[str, str] = field(default_factory=dict)
     ended: str | None = None  # how the process ended (returned, reset, exit, crash)
     at_prompt: bool = False  # main.py ended and the board answers at MicroPython's REPL
@@ -405,6 +410,10 @@ class TwinBoard:
             boot.driven.append(int(args[0]))
         elif what == "stats":
             boot.stats = dict(a.split("=", 1) for a in args)
+            boot.stats_log.append(boot.stats)
+        elif what == "tx":
+            if args[1].isdigit():
+                boot.writes.append((int(args[0]), int(args[1])))
         elif what == "end":
             boot.ended = args[1]
         elif what == "prompt":  # main.py ended: the board sits at MicroPython's REPL (twin_boot._repl)

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 from firmware_host.errors import AdapterError
@@ -35,7 +36,7 @@ HELP = "the buzzer board: flash its firmware, show what it is, run one race on i
 
 BOARD_DIR = Path(__file__).resolve().parents[2] / "firmware_host" / "board"
 # What runs on the Pico, in copy order: main.py last, so a copy cut short never boots half a firmware.
-FIRMWARE_FILES = ("protocol.py", "ticks.py", "pio_programs.py", "firmware.py", "hw_rp2.py", "main.py")
+FIRMWARE_FILES = ("fastcrc.py", "protocol.py", "ticks.py", "pio_programs.py", "firmware.py", "hw_rp2.py", "main.py")
 PINS_FILE = "board_pins.py"  # written from the pin map, copied before hw_rp2.py
 DEFAULT_SIM_LINK = "/tmp/cheating-moth-board"
 MS = 1_000_000
@@ -194,7 +195,7 @@ def _info(port: str | None, as_json: bool, time_scale: str | None) -> int:
     return 0
 
 
-def status_values(fields: dict[str, str]) -> dict[str, object]:
+def status_values(fields: Mapping[str, str]) -> dict[str, object]:
     """The board's STATUS as JSON values: counts and ticks are numbers, ``held`` a list of
     button numbers, words stay words (the wire carries every value as text)."""
     doc: dict[str, object] = {}

@@ -152,7 +152,7 @@ def test_flash_copies_the_firmware_with_mpremote_and_resets(tmp_path: Path, monk
     # never boots half a firmware
     assert [Path(f).name for f in copied][-3:] == ["board_pins.py", "hw_rp2.py", "main.py"]
     assert "BUTTON_PINS = (2, 3, 4, 5, 6, None, 8)\n" in pins and "SYNC_PIN = 22\n" in pins
-    assert "flashed protocol.py" in capsys.readouterr().out
+    assert "flashed fastcrc.py, protocol.py" in capsys.readouterr().out
 
 
 def test_flash_refuses_a_map_without_a_board_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -37,3 +37,25 @@ def test_mpy_cross_rejects_what_micropython_cannot_compile(tmp_path: Path) -> No
     bad.write_text("def f(a, /):\n    return a\n")
     out = subprocess.run([_mpy_cross(), "-march=armv6m", "-o", "/dev/null", str(bad)], capture_output=True, text=True)
     assert out.returncode != 0 and "SyntaxError" in out.stderr
+
+
+def test_the_viper_crc_the_board_runs_matches_the_plain_one(micropython: str) -> None:
+    """fastcrc.py (issue 21: the CRC was the main loop's largest cost per frame) is what
+    protocol.crc16 is under MicroPython; it must give the plain loop's CRC for every input."""
+    import os
+    import subprocess
+
+    script = (
+        "import protocol, fastcrc\n"
+        "assert protocol.crc16 is fastcrc.crc16\n"
+        "seed = 21\n"
+        "for n in range(300):\n"
+        "    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF\n"
+        "    data = bytes([(seed >> (k % 23)) & 0xFF for k in range(n % 170)])\n"
+        "    assert fastcrc.crc16(data) == protocol.crc16_py(data), data\n"
+        "assert fastcrc.crc16(b'123456789') == 0x29B1\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, MICROPYPATH=str(BOARD_DIR))
+    done = subprocess.run([micropython, "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr

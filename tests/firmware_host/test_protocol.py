@@ -174,3 +174,24 @@ def test_the_spec_names_the_codec_version_and_the_identity_it_adds() -> None:
     # a HELLO carrying them stays a legal frame
     line = P.encode(0, "HELLO", [("re", 0), ("proto", P.PROTO), ("chip", "RP2040"), ("board", "pico_w")])
     assert P.decode(line)[2]["board"] == "pico_w"
+
+
+def test_the_fast_encoder_writes_the_same_bytes_as_encode() -> None:
+    """encode_template (the board's hot frames, issue 21's headroom) skips encode's checks: for
+    every frame it is used for it must give the same bytes, CRC included."""
+    import random
+
+    rng = random.Random(21)
+    cases = [(0, "TIME", ("ticks",), (0,)), (65535, "PRESS", ("btn", "ticks"), (6, 2**63 - 1)),
+             (17, "GO", ("race", "ticks"), (2147483647, 1234567890))]
+    for _ in range(500):
+        verb, keys = rng.choice([("TIME", ("ticks",)), ("PRESS", ("btn", "ticks")), ("RELEASE", ("btn", "ticks")),
+                                 ("GO", ("race", "ticks"))])
+        cases.append((rng.randrange(P.SEQ_MOD), verb, keys, tuple(rng.randrange(10 ** rng.randint(1, 19)) for _ in keys)))
+    for seq, verb, keys, values in cases:
+        fast = P.encode_template(P.int_template(verb, keys), (seq, *values))
+        assert fast == P.encode(seq, verb, list(zip(keys, values)))
+    assert P.int_template("TIME", ("ticks",)) == "%d TIME ticks=%d"
+    assert P.decode(P.encode_template("%d TIME ticks=%d", (5, 42))) == (5, "TIME", {"ticks": "42"})
+    with pytest.raises(P.ProtocolError):
+        P.int_template("time", ("ticks",))

@@ -12,6 +12,14 @@ at points a seeded policy may pick adversarially); ``StateMachine.get()`` on an 
 waits, running scheduled callbacks meanwhile, until that machine pushes (recorded as a block; a
 watchdog reset if that takes past the watchdog's deadline); RX FIFOs hold 4 words and a push to a
 full one is dropped and sets FDEBUG.RXSTALL (8 words with ``fifo_join=PIO.JOIN_RX``); a GC pause stops Python, never the PIO.
+
+CPU model (``cpu_factor`` > 0, for bench/bench_board_loop.py): the firmware's own Python between
+two fake calls takes time on the chip too. Each fake call charges the PC's microseconds spent in
+firmware code since the previous fake call returned (stretches over CPU_GAP_US are the PC
+running something else, counted apart and not charged), times ``cpu_factor`` (how much
+slower the RP2040 runs MicroPython than this PC), on the virtual clock; time inside the fakes
+(the bus, pacing) is not charged. ``cpu`` and ``idle`` in the stats are the cycles charged and
+the cycles spent waiting (poll, sleep), so the loop's busy share and cost per frame can be read.
 """
 
 import micropython
@@ -24,6 +32,10 @@ CYCLES_PER_MS = 125000
 FIFO_DEPTH = 4
 STATE_MACHINES = 8
 NEVER = 1 << 62
+# CPU model: the firmware's own code between two fake calls takes microseconds on a PC; a longer
+# stretch is the PC running another process (time.clock() counts only the process, but in 1 ms
+# steps: too coarse for stretches this short), so it is not charged.
+CPU_GAP_US = 300
 POINTS = ("rx", "get", "timerh", "timerl", "sync", "out", "poll", "any")
 
 
@@ -70,6 +82,8 @@ class Policy:
         self.boot_us = 800000
         self.write_cycles = 250  # per byte written to the link (CRC in Python, USB)
         self.machine = "Raspberry Pi Pico with RP2040"
+        self.cpu_factor = 0.0  # 0: firmware code costs nothing but the fake calls' ``cost``
+        self.log_writes = 0  # 1: note each frame written to the link (its cycle and sequence number)
         for part in text.split(","):
             if "=" not in part:
                 continue
@@ -82,6 +96,10 @@ class Policy:
                 self.machine = value.replace("_", " ")
             elif key == "speed":
                 self.speed = float(value)
+            elif key == "cpu_factor":
+                self.cpu_factor = float(value)
+            elif key == "log_writes":
+                self.log_writes = int(value)
             elif key in ("seed", "cost", "boot_cycle", "timer_hold_us", "gc_us", "collect_us", "gc_gap_us", "bootsel",
                          "write_cycles", "boot_us"):
                 setattr(self, key, int(value))
@@ -136,6 +154,10 @@ class Core:
         self.wdt_deadline = -1  # -1: the watchdog is not running
         self.wdt_cycles = 0
         self.calls = 0
+        self.cpu_cycles = 0  # charged for the firmware's own code (cpu_factor)
+        self.idle_cycles = 0  # spent in wait(): poll and sleep
+        self._exit_us = _real_time.ticks_us()  # the PC's clock when the last fake call returned
+        self.cpu_skipped = 0  # stretches longer than CPU_GAP_US: the PC ran something else
         self.blocks = 0
         self.stalls = 0
         self.gc_pauses = 0
@@ -158,7 +180,15 @@ class Core:
     def call(self):
         """Every fake call: it costs ``cost`` cycles, and the chip's pushes up to now arrive."""
         self.calls += 1
-        self.advance_to(self.now + self.policy.cost)
+        extra = 0
+        if self.policy.cpu_factor > 0:  # the firmware's own code since the last fake call returned
+            spent_us = _real_time.ticks_diff(_real_time.ticks_us(), self._exit_us)
+            if spent_us > CPU_GAP_US:
+                self.cpu_skipped += 1  # preempted (or the unix port's own GC): not the firmware's
+            elif spent_us > 0:
+                extra = int(spent_us * self.policy.cpu_factor * CYCLES_PER_US)
+                self.cpu_cycles += extra
+        self.advance_to(self.now + self.policy.cost + extra)
 
     def advance_to(self, cycle):
         if self.wdt_deadline >= 0 and cycle > self.wdt_deadline:
@@ -207,6 +237,11 @@ class Core:
     # -- the end of a fake call: GC pauses and timer callbacks at chosen points ----------------
 
     def end(self, point):
+        self._end(point)
+        if self.policy.cpu_factor > 0:  # the fake's own work ends here: what follows is the firmware's
+            self._exit_us = _real_time.ticks_us()
+
+    def _end(self, point):
         p = self.policy
         gap = p.gc_gap_us * CYCLES_PER_US
         # an automatic collection needs a heap filled again since the last one; the one
@@ -265,13 +300,17 @@ class Core:
         target = self.now + cycles
         while True:
             stop = target
+            if ready is not None:  # input or a writable link is seen within a USB frame (1 ms)
+                stop = min(stop, self.now + CYCLES_PER_MS)
             if not self.in_callback:
                 for t in self.timers:
                     if self.now < t.next < stop:
                         stop = t.next
             self._pace(stop, ready)
             self.dirty = True  # idle: ask the chip (the test may have scheduled edges meanwhile)
+            before = self.now
             self.advance_to(stop)
+            self.idle_cycles += self.now - before  # waiting only: timer callbacks below are work
             if not self.in_callback and self._due() is not None:
                 self.run_timers()
             if ready is not None:
@@ -335,9 +374,11 @@ class Core:
         return int(self.bus.request("L %d %d\n" % (pin, self.now)))
 
     def stats(self):
-        return "E stats calls=%d blocks=%d stalls=%d gc=%d timers=%d chosen=%d registers=%d sms=%d driven=%s bus=%d\n" % (
+        return ("E stats calls=%d blocks=%d stalls=%d gc=%d timers=%d chosen=%d registers=%d sms=%d driven=%s bus=%d "
+                "now=%d cpu=%d idle=%d skipped=%d\n") % (
             self.calls, self.blocks, self.stalls, self.gc_pauses, self.timer_runs, self.timer_chosen,
-            self.registers, self.state_machines, ":".join([str(p) for p in self.driven]) or "-", self.bus.requests)
+            self.registers, self.state_machines, ":".join([str(p) for p in self.driven]) or "-", self.bus.requests,
+            self.now, self.cpu_cycles, self.idle_cycles, self.cpu_skipped)
 
 
 core = None  # set by twin_boot before the fakes are imported

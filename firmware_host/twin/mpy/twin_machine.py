@@ -10,6 +10,7 @@ GPIO_COUNT = 30
 TIMERAWH = 0x40054024
 TIMERAWL = 0x40054028
 PIO_FDEBUG = (0x50200008, 0x50300008)
+PIO_FSTAT = (0x50200004, 0x50300004)  # RXFULL 3:0, RXEMPTY 11:8, TXFULL 19:16, TXEMPTY 27:24
 SIO_OUT_SET = 0xD0000014
 SIO_OUT_CLR = 0xD0000018
 WATCHDOG_BASE = 0x40058000
@@ -131,6 +132,16 @@ class _Mem32:
         elif addr in PIO_FDEBUG:
             value = _core.rxstall[PIO_FDEBUG.index(addr)]  # RXSTALL bits 0-3 (others not modelled)
             point = "any"
+        elif addr in PIO_FSTAT:
+            base = PIO_FSTAT.index(addr) * 4
+            value = 0xF << 24  # TX FIFOs: empty (a put is taken at once here)
+            for k in range(4):
+                n = len(_core.fifos[base + k])
+                if n == 0:
+                    value |= 1 << (8 + k)
+                elif n >= _core.depth[base + k]:
+                    value |= 1 << k
+            point = "rx" if value & 0xF00 != 0xF00 else "any"
         else:
             raise ValueError("twin: reading register 0x%08X is not modelled" % addr)
         result = _signed(value)

@@ -42,6 +42,8 @@ class _Out:
             core.end("any")
             return len(data)
         n = self._real.write(data)
+        if core.policy.log_writes:  # the bench matches each frame's sequence number with its cycle
+            core.bus.note("E tx %d %s\n" % (core.now, data[: data.find(b" ")].decode() if b" " in data else "-"))
         core.end("any")
         return n
 
