@@ -497,3 +497,49 @@ def test_a_board_back_within_the_patience_reruns_the_race_where_the_old_stall_li
         rig.wait_back()
     finally:
         rig.close()
+
+
+def test_a_board_that_restarts_into_the_micropython_prompt_is_named_not_retried() -> None:
+    """Before: the REPL's banner and prompt were bad frames, and the next request failed 'the board
+    did not answer ARM after 5 tries' (the REPL echoes requests and answers none)."""
+    from firmware_host.boardlink.errors import BoardAtPrompt
+
+    board = FakeBoard(ticks=1_000_000_000)
+    rig = open_rig([board])  # a reconnect finds no second board: the REPL board is all there is
+    try:
+        arm = rig.arm([0, 1])
+        # a watchdog reset while BOOTSEL was held, USB kept: MicroPython's REPL greets the host
+        board.inbox.put(b"MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040\r\n"
+                        b'Type "help()" for more information.\r\n>>> ')
+        v = voided(rig)
+        assert v.race == arm.race and v.rearmed is None
+        assert "is at the MicroPython prompt instead of running the buzzer firmware" in v.why
+        assert isinstance(rig._link.error, BoardAtPrompt)
+        with pytest.raises(LinkDown, match=r"^cannot send ARM: the board on '/dev/fake' is at the MicroPython prompt "
+                                           r"instead of running the buzzer firmware .*: unplug it and plug it in again"):
+            rig.arm([0, 1])
+        c = rig.counters
+        assert c.protocol_errors == 1 and c.last_fault == "the board answered at the MicroPython prompt"
+    finally:
+        rig.close()
+
+
+def test_a_connected_board_that_sends_nothing_gets_a_fresh_handshake() -> None:
+    """A board sends a heartbeat at least every 250 ms: one silent for the silence limit is
+    treated as gone (the port dropped, HELLO said again), not waited on for ever."""
+    quiet = FakeBoard(ticks=1_000)  # answers requests, never a heartbeat
+    again = FakeBoard(boot="B002", ticks=2_000)
+    boards = iter([quiet, again])
+    link = BoardLink("/dev/fake", opener=lambda _path: next(boards), reply_timeout_s=0.2, silence_s=0.3,
+                     reconnect_wait_s=0.005)
+    events: queue.Queue[tuple[bool, object]] = queue.Queue()
+    link.on_link = lambda up, info: events.put((up, info))
+    link.start()
+    try:
+        assert events.get(timeout=WAIT_S)[0] is True
+        assert events.get(timeout=WAIT_S) == (False, None)  # 0.3 s of silence: dropped
+        up, info = events.get(timeout=WAIT_S)
+        assert up is True and getattr(info, "boot", None) == "B002"
+        assert link.counters.disconnects == 1
+    finally:
+        link.close()
