@@ -561,7 +561,7 @@ class BoardRig:
                     return
             rearmed: ArmReport | None = None
             try:
-                rearmed = self._arm(race.seats)
+                rearmed = self.arm(race.seats)  # the lock is re-entrant: arm() as any caller's
             except (BoardError, LinkDown):
                 rearmed = None
             with self._cond:
