@@ -11,6 +11,8 @@ generous time scale (SCALE) and no limit measures the machine's speed.
 from __future__ import annotations
 
 import queue
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -143,6 +145,12 @@ def test_a_frame_swallowed_by_usb_is_asked_for_again(rig: BoardRig, sim: SimBoar
     sim.control("edge 1 0 now 1000000")
     pressed = rig.events.get(timeout=WAIT_S * SCALE)
     assert isinstance(pressed, Press) and pressed.player == 1 and pressed.t_ns > go.t_ns
+    # The frame after the swallowed one shows the gap; the one asked for again comes after the
+    # NAK, which may be after the press was handed out: wait for it (a deadline only for a hang).
+    recovered = threading.Event()
+    deadline = time.monotonic() + WAIT_S * SCALE
+    while rig.counters.recovered_frames < 1 and time.monotonic() < deadline:
+        recovered.wait(0.01)
     c = rig.counters
     assert c.gaps >= 1 and c.recovered_frames >= 1 and c.lost_frames == 0
 

@@ -122,7 +122,7 @@ def test_100_unplugs_and_resets_during_live_races_rerun_on_the_new_clock(rig: Bo
         offsets, done = rerun(rig, sim, rng)
         spec, result = done.spec, done.result
         assert spec.clock == BOARD_CLOCK and spec.armed_t_ns > before_ns and spec.go_t_ns >= spec.armed_t_ns + 5 * MS
-        assert sorted(e.t_ns - spec.go_t_ns for e in done.edges if isinstance(e, Press)) == sorted(offsets.values())
+        assert sorted(e.t_ns - spec.go_t_ns for e in done.edges if isinstance(e, Press)) == sorted(offsets.values()), (trial, how, when, result.reason, done.edges, rig.counters)
         slowest = max(offsets, key=lambda s: offsets[s])
         assert result.status is Status.DECIDED and result.loser == slowest, (trial, how, when, result.reason)
         assert [(p.player, p.reaction_ns) for p in result.ranking] == sorted(offsets.items(), key=lambda kv: kv[1])
