@@ -112,9 +112,14 @@ def run_race(inp: RaceInput, race: RaceSettings, notify: Callable[[str], None]) 
         timeout_ns=race.timeout_ns, seed=race.seed,
     )
     while True:
+        # Every edge that has arrived, before judging at the input's time: on a loaded machine
+        # the board's clock may already be past GO + the timeout when GO comes back, with the
+        # presses queued behind it (judged as "no slap" before, in the restart campaign).
+        now = inp.now_ns()
+        edges.extend(inp.wait(now))
         # An edge may carry a stamp a few ns later than the float clock read just after it
         # arrived (time.monotonic() rounds); the judge refuses edges "from the future".
-        now = max([inp.now_ns(), *(e.t_ns for e in edges)])
+        now = max([now, *(e.t_ns for e in edges)])
         result = judge(spec, edges, now)
         if result.status is Status.DECIDED:
             break
@@ -257,8 +262,8 @@ class BoardInput(_RigInput):
         from firmware_host.boardlink.rig import BoardAway, RaceVoided
 
         while True:
-            try:
-                first = self._rig.events.get(timeout=BOARD_POLL_S)
+            try:  # past the time asked for: only what has arrived, without waiting
+                first = self._rig.events.get(timeout=0 if self.now_ns() >= until_t_ns else BOARD_POLL_S)
             except queue.Empty:
                 if self.now_ns() >= until_t_ns:
                     return []

@@ -257,3 +257,50 @@ def test_a_board_patience_out_of_range_is_refused_in_one_sentence(bad: str, caps
     with pytest.raises(SystemExit):
         main(["race", "--input", "sim", "--players", "3", "--board-patience-s", "5"])
     assert "--board-patience-s is only for --input board" in capsys.readouterr().err
+
+
+def test_a_race_is_judged_on_every_edge_that_arrived_not_only_those_already_read() -> None:
+    """On a loaded machine GO can come back when the board's clock is already past GO + the
+    timeout, the presses queued behind it: run_race judged at once with the edges it had read
+    (none) and decided 'no slap within the timeout' (issue 21, the restart campaign under load)."""
+    from game.app.cmd_race import RaceSettings, run_race
+    from game.inputs import Go, Press
+    from game.judge import Status
+    from game.race import RaceKind
+
+    ms = 1_000_000
+
+    class LateInput:
+        clock = "board"
+        resolution_ns = 16
+
+        def __init__(self) -> None:
+            self.t = 0
+            self.queued: list[Press] = []
+
+        def now_ns(self) -> int:
+            return self.t
+
+        def arm(self, seats: object) -> int:
+            return 0
+
+        def held_seats(self, seats: object) -> tuple[int, ...]:
+            return ()
+
+        def go(self, seats: object) -> Go:
+            go = 1_000 * ms
+            self.queued = [Press(1, go + 150 * ms, "board"), Press(2, go + 230 * ms, "board")]
+            self.t = go + 5_000 * ms  # the board's clock ran on while this computer was busy
+            return Go(go, "board")
+
+        def wait(self, until_t_ns: int) -> list[Press]:
+            self.t = max(self.t, until_t_ns)
+            taken, self.queued = self.queued, []
+            return taken
+
+        def show_result(self, result: object, spec: object) -> None:
+            return None
+
+    race = RaceSettings(kind=RaceKind.SLAP, players=3, active=0, seed=1, fore_period_ns=1_000 * ms, timeout_ns=3_000 * ms)
+    done = run_race(LateInput(), race, lambda _m: None)  # type: ignore[arg-type]
+    assert done.result.status is Status.DECIDED and done.result.loser == 2, done.result.reason
