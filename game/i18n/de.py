@@ -123,6 +123,7 @@ TEXT: dict[str, str] = {
     "ui_seat": "Platz {seat}",
     "ui_race_voided": "Die Buzzer-Platine hat Drücke verloren: dieses Rennen zählt nicht.",
     "ui_resumed": "Das Spiel geht dort weiter, wo es stehen blieb.",
+    "no_fullscreen": "Dieser Bildschirm kann nicht in den Vollbildmodus wechseln.",
     "ui_title": "Mogel Motte",
     "ui_round": "Runde {round} von {rounds}",
     "ui_round_short": "Runde {round}/{rounds}",

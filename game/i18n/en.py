@@ -130,6 +130,7 @@ UI: dict[str, str] = {
     "ui_seat": "Seat {seat}",
     "ui_race_voided": "The buzzer board lost presses: this race does not count.",
     "ui_resumed": "Resumed the game where it stopped.",
+    "no_fullscreen": "This screen cannot switch to full screen.",
     "ui_title": "Cheating Moth",
     "ui_round": "Round {round} of {rounds}",
     "ui_round_short": "Round {round}/{rounds}",

@@ -123,6 +123,7 @@ TEXT: dict[str, str] = {
     "ui_seat": "Puesto {seat}",
     "ui_race_voided": "La placa de pulsadores perdió pulsaciones: esta carrera no cuenta.",
     "ui_resumed": "La partida sigue donde se detuvo.",
+    "no_fullscreen": "Esta pantalla no puede pasar a pantalla completa.",
     "ui_title": "Polilla Tramposa",
     "ui_round": "Ronda {round} de {rounds}",
     "ui_round_short": "Ronda {round}/{rounds}",

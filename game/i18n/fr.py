@@ -123,6 +123,7 @@ TEXT: dict[str, str] = {
     "ui_seat": "Place {seat}",
     "ui_race_voided": "La carte buzzer a perdu des appuis : cette course ne compte pas.",
     "ui_resumed": "La partie reprend là où elle s'était arrêtée.",
+    "no_fullscreen": "Cet écran ne peut pas passer en plein écran.",
     "ui_title": "La Mite Tricheuse",
     "ui_round": "Manche {round} sur {rounds}",
     "ui_round_short": "Manche {round}/{rounds}",

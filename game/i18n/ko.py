@@ -125,6 +125,7 @@ TEXT: dict[str, str] = {
     "ui_seat": "{seat}번 자리",
     "ui_race_voided": "부저 보드가 입력을 놓쳤습니다: 이번 경주는 무효입니다.",
     "ui_resumed": "멈춘 곳에서 게임을 이어갑니다.",
+    "no_fullscreen": "이 화면은 전체 화면으로 바꿀 수 없습니다.",
     "ui_title": "치팅 모스",
     "ui_round": "{round} / {rounds} 라운드",
     "ui_round_short": "{round}/{rounds} 라운드",

@@ -202,7 +202,8 @@ class Console:
                 self.quit = True
             return []
         if key == pygame.K_F11:
-            self.toggle_fullscreen = True
+            # A café's screen stays as the kiosk opened it (a guest's keyboard cannot shrink it).
+            self.toggle_fullscreen = not ui.locked
             return []
         if key == pygame.K_l:
             nxt = LANGUAGES[(LANGUAGES.index(ui.lang) + 1) % len(LANGUAGES)]

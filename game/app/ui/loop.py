@@ -743,7 +743,10 @@ class App:
         self.present(frame, ident)
         if self.console.toggle_fullscreen:
             self.console.toggle_fullscreen = False
-            pygame.display.toggle_fullscreen()
+            try:
+                pygame.display.toggle_fullscreen()
+            except pygame.error:   # SDL's dummy driver and some KMS/DRM set-ups cannot switch
+                self.ui.notices.append((Message.of("no_fullscreen"), self.adapter.now_ns() + NOTICE_NS))
         if pygame.display.get_surface() is self.surface:
             pygame.display.flip()
         return frame
