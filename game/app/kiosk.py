@@ -239,6 +239,8 @@ class Kiosk:
                 return self.memory_log(settings, seed, t0_ns, _cause(again))
             self.notes.append(f"the game log could not be resumed and was moved to {moved}")
         for notice in table_log.notices:  # a step dropped or lost, a mirror missing: said
+            if table_log.trouble and notice == f"the log {table_log.trouble}":
+                notice = f"{notice}; {ADVICE}"   # resumed on a card that takes nothing now
             self.notes.append(notice)
             log.warning("%s", notice)
         return table_log

@@ -271,6 +271,28 @@ def _write_mirror(path: Path, state: Mirrored) -> int:
     return os.open(target, os.O_RDWR)
 
 
+def _mirror_in_place(path: Path, state: Mirrored | None) -> int:
+    """A descriptor on the existing mirror with ``state`` written over both its slots (None:
+    as it is), or -1 when the card takes neither. Used when the atomic rewrite cannot be made
+    (a full card has no room for the file beside it): while one slot is written the other
+    still counts at least as many steps, so a kill meanwhile never lets a loss pass unsaid."""
+    try:
+        fd = os.open(mirror_path(path), os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return -1
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if state is not None:
+            for offset in _SLOT_OFFSETS:
+                os.pwrite(fd, state.pack(), offset)
+                os.fdatasync(fd)
+    except OSError:
+        os.close(fd)
+        return -1
+    return fd
+
+
 def _regular_sizes(path: Path, kind: LogKind) -> dict[str, int | None]:
     """The size of the log's file and of its WAL and -shm (None: absent), once each is known to
     be a regular file: SQLite would block on a FIFO for ever, so anything else is refused in
@@ -298,12 +320,38 @@ def _regular_sizes(path: Path, kind: LogKind) -> dict[str, int | None]:
 def _has_tables(path: Path) -> bool:
     """Whether the database (with its WAL) holds any table: a rig before version 2 could be
     killed while creating a log and leave one without."""
-    db = sqlite3.connect(path, isolation_level=None)
+    db, _ = _connect_readable(path)
     try:
-        db.text_factory = bytes
         return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
     finally:
         db.close()
+
+
+def _connect_readable(path: Path) -> tuple[sqlite3.Connection, str]:
+    """A connection that can read the log at ``path``, and "" or why it could only be opened
+    read-only. Reading a log to resume it must never need a write (issue 21: a full or
+    read-only card turned a resume into a new game): in WAL mode SQLite writes its ``-shm``
+    (and makes a ``-wal``) just to read, so when the folder refuses those the log is read
+    read-only, or as immutable when no WAL holds steps (immutable ignores a WAL)."""
+    target = quote(str(path))
+    wal = Path(str(path) + "-wal")
+    first: sqlite3.Error | None = None
+    for mode in ("mode=rw", "mode=ro", "immutable=1"):
+        if mode == "immutable=1" and wal.exists() and wal.stat().st_size > _WAL_HEADER_BYTES:
+            break               # its steps would be ignored: what SQLite said is the answer
+        db = sqlite3.connect(f"file:{target}?{mode}", uri=True, isolation_level=None)
+        try:
+            db.text_factory = bytes
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            db.close()
+            if not is_storage_error(exc):
+                raise
+            first = first or exc
+            continue
+        return db, "" if first is None else reason(first)
+    assert first is not None
+    raise first
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -393,11 +441,17 @@ class Opened(Generic[H, R]):
     rows: list[R]
     last_crc: int
     notices: tuple[str, ...]
+    #: What the open could not write (a full or read-only card), written before any new step:
+    #: the whole mirror (its descriptor is then -1), the torn last row's seq to drop, and why.
+    owed_mirror: Mirrored | None = None
+    torn_seq: int = 0
+    trouble: str = ""
 
     def close(self) -> None:
         """Close what was opened, for a kind that refuses the log after reading its rows."""
         self.db.close()
-        os.close(self.mirror_fd)
+        if self.mirror_fd >= 0:
+            os.close(self.mirror_fd)
 
 
 class StepLog:
@@ -439,7 +493,18 @@ class StepLog:
         self.trouble = ""
         #: Steps that were never written: the log was closed while in trouble.
         self.lost = 0
-        if self._db is not None and not _writable(self.path):
+        #: What the open could not write (see Opened): written first, once the card takes it.
+        self._mirror_owed = opened.owed_mirror
+        self._torn_seq = opened.torn_seq
+        if opened.trouble:
+            # Resumed from what could be read (a full or read-only card): the game goes on, its
+            # new steps kept in memory until the card takes them (issue 21: not a new game).
+            self.trouble = (f"{self.path} cannot be written ({opened.trouble}): the game is resumed and "
+                            "new steps are kept in memory until it can")
+            self.notices = (*self.notices, f"the log {self.trouble}")
+            self._reconnect = True
+            log.error("the log %s", self.trouble)
+        elif self._db is not None and not _writable(self.path):
             # A log the rig may read but not write (a 0444 file, a read-only card): resumed, and
             # said so up front, rather than failing at the first step.
             self.trouble = (f"{self.path} is read-only: new steps are kept in memory until it can "
@@ -495,6 +560,11 @@ class StepLog:
             self._connect_again()
         db = self._db
         assert db is not None
+        if self._mirror_owed is not None:   # the open could not put the mirror right
+            fd = _write_mirror(self.path, self._mirror_owed)
+            if self._mirror_fd >= 0:
+                os.close(self._mirror_fd)
+            self._mirror_fd, self._mirror_owed = fd, None
         if self._tried is not None:
             n, crc = self._tried
             last = db.execute("SELECT crc FROM steps ORDER BY seq DESC LIMIT 1").fetchone()
@@ -556,11 +626,16 @@ class StepLog:
         try:
             db.execute("PRAGMA synchronous=FULL")
             game = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
-            last = db.execute("SELECT crc FROM steps ORDER BY seq DESC LIMIT 1").fetchone()
+            # A torn last row the open could not drop (seq 0 is no row) is left out, then dropped.
+            last = db.execute("SELECT crc FROM steps WHERE seq != ? ORDER BY seq DESC LIMIT 1",
+                              (self._torn_seq,)).fetchone()
             known = {self._last_crc} | ({self._tried[1]} if self._tried else set())
             if game is None or game[0] != self.game.hex() or (last[0] if last else self._last_crc) not in known:
                 raise BadTableLog(f"{self.path} was changed by something else while it could not be written: "
                                   "the steps kept in memory are not written into it")
+            if self._torn_seq:
+                db.execute("DELETE FROM steps WHERE seq = ?", (self._torn_seq,))
+                self._torn_seq = 0
         except BaseException:
             db.close()
             raise
@@ -646,6 +721,10 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
         raise BadTableLog(f"{path} cannot be created: the folder {str(path.parent)!r} does not "
                           "exist; give a --db path in a folder that exists")
     sizes = _regular_sizes(path, kind)   # before anything reads them: a FIFO would block
+    if mirror_path(path).is_dir():
+        # Not the card failing, and nothing a wait would mend: named for what it is.
+        raise BadTableLog(f"{mirror_path(path)} is a folder, not the mirror file of the log {path}: move "
+                          "that folder away (or give another --db path) and start again")
     mirror = _read_mirror(path)
     mirrored = mirror.best
     size, wal_size = sizes[""], sizes["-wal"] or 0
@@ -678,11 +757,15 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
             Path(str(path) + suffix).unlink(missing_ok=True)
         _create(path, kind, header)
         mirror = _read_mirror(path)
-    db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
+    db, read_only = _connect_readable(path)
     try:
-        db.text_factory = bytes
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
+        try:   # a log made here is in WAL mode already: this writes only an older rig's log
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as exc:
+            if not is_storage_error(exc):
+                raise
+            read_only = read_only or reason(exc)
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != b"ok":
             raise BadTableLog(f"{path} is damaged (SQLite: {_line(_text(check))}): the log cannot be resumed")
@@ -693,14 +776,35 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
         last_crc = crcs[-1]
         known = _compare(path, kind, meta.game, crcs, mirror, bool(torn))
         notices.extend(known[0])
-        if torn:   # dropped only once nothing refused the log
-            db.execute("DELETE FROM steps WHERE seq = ?", (torn_seq,))
-        fd = (os.open(mirror_path(path), os.O_RDWR) if known[1] is None
-              else _write_mirror(path, known[1]))
+        # What the open writes (the torn row dropped, the mirror put right) is owed, not
+        # required: on a full or read-only card the game is resumed from what was read, and
+        # StepLog writes these first, before any new step, once the card takes them.
+        owed = known[1]
+        trouble = read_only
+        fd = -1
+        try:
+            if torn and not trouble:   # dropped only once nothing refused the log
+                db.execute("DELETE FROM steps WHERE seq = ?", (torn_seq,))
+                torn_seq = 0
+            if not trouble:
+                fd = os.open(mirror_path(path), os.O_RDWR) if owed is None else _write_mirror(path, owed)
+                owed = None
+        except (sqlite3.Error, OSError) as exc:
+            if not is_storage_error(exc):
+                raise
+            trouble = reason(exc)
+        if trouble:
+            # The mirror's state as it must be (the one read, when that was right); a full card
+            # still takes it in place (its pages exist), a read-only one later (StepLog).
+            state = owed if owed is not None else mirror.best
+            if fd < 0:
+                fd = _mirror_in_place(path, owed)
+            owed = None if fd >= 0 else state
     except BaseException:
         db.close()
         raise
-    return Opened(path, db, fd, meta.game, meta.header, rows, last_crc, tuple(notices))
+    return Opened(path, db, fd, meta.game, meta.header, rows, last_crc, tuple(notices),
+                  owed_mirror=owed if trouble else None, torn_seq=torn_seq if torn else 0, trouble=trouble)
 
 
 def _compare(path: Path, kind: LogKind, game: bytes, crcs: list[int], mirror: _MirrorRead,

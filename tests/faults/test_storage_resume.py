@@ -1,0 +1,151 @@
+"""Issue 21, hostile retest: a game in progress is resumed after a restart on a full or
+read-only SD card -- the same game, its losses said -- never abandoned for a new one. Opening a
+log to resume it needs no write: what the open would write (the mirror put right after a loss,
+a torn row dropped) is owed, and written before any new step once the card takes it."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from storage_faults import Disk, injected
+from test_storage_folders import first_frame, game_in_progress
+from test_storage_logs import SEED, SETTINGS, Game, reopened
+
+from game.app.tablelog import Mirrored, TableLog, mirror_path, read_mirror
+from game.controller.resume import resume
+from game.sim.presses import resume_script
+
+LOST = "lost its last"
+
+
+@pytest.fixture(autouse=True)
+def quiet() -> Iterator[None]:
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def killed_with_mirror_ahead(path: Path, steps: int, ahead: int) -> list[object]:
+    """A game of ``steps`` steps on disk whose mirror counted ``ahead`` more (steps kept in
+    memory through storage trouble when the kiosk was killed): its logged inputs."""
+    game = Game(reopened(path))
+    game.play(steps)
+    game.log.close()
+    closed = reopened(path)
+    inputs = [s.input for s in closed.steps]
+    closed.close()
+    mirror_ahead(path, ahead)
+    return inputs
+
+
+def mirror_ahead(path: Path, ahead: int) -> None:
+    """The mirror of the closed log at ``path`` says ``ahead`` more steps were made and kept in
+    memory (the card had failed before the kill): those are lost, and must be said."""
+    best, _ = read_mirror(path)
+    assert best is not None
+    fd = os.open(mirror_path(path), os.O_RDWR)
+    try:
+        os.pwrite(fd, Mirrored(best.game, best.steps, best.last_crc, more=ahead).pack(),
+                  0 if best.steps % 2 == 0 else 4096)
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS])
+@pytest.mark.parametrize("where", ["mirror rewrite", "every write"])
+def test_a_game_is_resumed_on_a_card_that_takes_no_write_and_its_loss_is_said(
+        tmp_path: Path, fault: int, where: str) -> None:
+    path = tmp_path / "table.db"
+    before = killed_with_mirror_ahead(path, 31, 1)
+    disk = Disk(tmp_path)
+    disk.arm(0, fault, only="table.db-mirror.new" if where == "mirror rewrite" else None)
+    with injected(disk):
+        log = reopened(path)     # used to raise BadTableLog (storage): the kiosk began a new game
+        assert disk.failed
+        assert [s.input for s in log.steps] == before          # the same game, every step read
+        assert any(LOST in n and "lost its last 1 logged step" in n for n in log.notices), log.notices
+        assert log.trouble and "cannot be written" in log.trouble
+        game = resumed(log)
+        game.play(4)                                           # kept in memory, no traceback
+        # Only the file beside the mirror refused: the mirror is put right in place (a full
+        # card's pages exist), and the steps follow it; else they wait in memory.
+        assert (log.written, log.in_memory) == ((35, 0) if where == "mirror rewrite" else (31, 4))
+        disk.clear()                                           # the card takes writes again
+        game.play(1)
+        assert not log.trouble and (log.written, log.in_memory) == (36, 0)
+        log.close()
+    again = reopened(path)
+    assert len(again.steps) == 36 and not again.notices, again.notices   # mirror and steps put right
+    again.close()
+
+
+def resumed(log: TableLog) -> Game:
+    """The simulated players' game going on from what ``log`` holds."""
+    game = Game.__new__(Game)
+    game.log = log
+    game.table = resume(SETTINGS, SEED, log.t0_ns, log.steps)
+    game.script, game.event = resume_script(3, SEED, SETTINGS, log.steps)
+    return game
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS])
+def test_the_kiosk_resumes_its_game_on_a_full_or_read_only_card_and_says_the_loss(tmp_path: Path, fault: int) -> None:
+    data = tmp_path / "data"
+    game_in_progress(data, 20)
+    mirror_ahead(data / "table.db", 3)
+    disk = Disk(tmp_path)
+    disk.arm(0, fault)                                   # every write fails from the start
+    with injected(disk):
+        said, resumed, session = first_frame(tmp_path, data)
+    assert resumed, said                                 # used to be a new game in memory
+    assert any("lost its last 3 logged steps" in s for s in said), said
+    assert any("the game is resumed" in s and "check the SD card" in s for s in said), said
+    assert not any("the game goes on and is kept in memory" in s for s in said), said
+    assert not list((data / "aside").glob("*")) if (data / "aside").exists() else True
+
+
+def test_the_kiosk_resumes_its_game_in_a_real_read_only_folder(tmp_path: Path) -> None:
+    """For real, no injection: a game in progress in a folder of mode 0555, the kiosk run as
+    ``nobody`` (root may write anywhere): the game is resumed, its loss said, no new game."""
+    repo = Path(__file__).resolve().parents[2]
+    prefix: list[str] = []
+    folder = tmp_path
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("as root every folder is writable, and setpriv is missing to run as nobody")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        folder = Path(tempfile.mkdtemp(prefix="read-only-resume-", dir="/tmp"))
+        folder.chmod(0o755)
+    data = folder / "data"
+    game_in_progress(data, 20)
+    mirror_ahead(data / "table.db", 2)
+    for part in (data, *data.rglob("*")):
+        if prefix:
+            os.chown(part, 65534, 65534)
+    data.chmod(0o555)
+    try:
+        done = subprocess.run([*prefix, sys.executable, "-m", "game.app.cli", "kiosk", "--input", "sim", "--data",
+                               str(data), "--config", str(folder / "none.toml"), "--players", "3", "--seed", "8",
+                               "--draw-every", "1000"], cwd=repo, capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "PYTHONPATH": str(repo), "PYTHONDONTWRITEBYTECODE": "1"})
+    finally:
+        data.chmod(0o755)
+        if prefix:
+            shutil.rmtree(folder, ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    out = done.stdout
+    assert "Resumed the game" in out and "after 20 logged steps" in out, out[-3000:]
+    assert "lost its last 2 logged steps" in out, out[-3000:]
+    assert "the game goes on and is kept in memory" not in out, out[-3000:]
