@@ -375,14 +375,17 @@ def move_log(path: Path, folder: Path, name: Callable[[str], str], when: datetim
     stamp = when.strftime("%Y%m%d-%H%M%S")
     target = folder / name(stamp)
     n = 1
-    while any(Path(str(target) + suffix).exists() for suffix in LOG_SUFFIXES):
+    # lexists, not exists: a symbolic link (a loop, a dangling one) is a file in the folder
+    # too, moved like any other part; exists() follows it and said False (issue 21: the journal
+    # said "moved aside" of a table.db that was a link loop, and it stayed).
+    while any(os.path.lexists(str(target) + suffix) for suffix in LOG_SUFFIXES):
         target = folder / name(f"{stamp}-{n}")
         n += 1
     moved: list[str] = []
     try:
         for suffix in LOG_SUFFIXES:
             part = Path(str(path) + suffix)
-            if part.exists():
+            if os.path.lexists(part):
                 part.rename(Path(str(target) + suffix))
                 moved.append(suffix)
     except OSError:
@@ -400,7 +403,7 @@ def _merge_wal(path: Path) -> None:
     ``OSError`` if that cannot be done, so the log is not moved apart from its steps."""
     wal = Path(str(path) + "-wal")
     try:
-        if not path.is_file() or not wal.exists() or wal.stat().st_size == 0:
+        if not path.is_file() or not wal.is_file() or wal.stat().st_size == 0:
             return
         db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
         try:

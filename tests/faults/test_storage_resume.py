@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from datetime import datetime
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -149,3 +150,27 @@ def test_the_kiosk_resumes_its_game_in_a_real_read_only_folder(tmp_path: Path) -
     assert "Resumed the game" in out and "after 20 logged steps" in out, out[-3000:]
     assert "lost its last 2 logged steps" in out, out[-3000:]
     assert "the game goes on and is kept in memory" not in out, out[-3000:]
+
+
+def test_a_log_that_is_a_symbolic_link_loop_is_moved_aside_whole(tmp_path: Path) -> None:
+    """move_log used exists(), False for a link loop: the journal said "moved aside" while the
+    loop stayed, its WAL and mirror went to aside/ without it, and the new game could not start."""
+    from datetime import timezone
+
+    from game.app.kiosk import Kiosk
+    from game.app.rigconfig import RigConfig
+
+    kiosk = Kiosk(tmp_path, RigConfig(), lambda: datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
+    game = Game(reopened(kiosk.current))
+    game.play(5)
+    game.log.close()
+    kiosk.current.unlink()
+    kiosk.current.symlink_to(kiosk.current.name)              # table.db -> table.db: a loop
+    log = kiosk.open_log(SETTINGS, SEED, 10**12)
+    aside = {p.name for p in (tmp_path / "aside").iterdir()}
+    assert aside == {"table-20261201-090000.db", "table-20261201-090000.db-mirror"}, aside
+    assert (tmp_path / "aside" / "table-20261201-090000.db").is_symlink()     # kept as it was
+    assert any("was moved to" in n for n in kiosk.notes), kiosk.notes
+    assert not kiosk.current.is_symlink() and log.written == 0 and not log.trouble   # a new game, on disk
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".new")]
+    log.close()
