@@ -25,9 +25,10 @@ How a lost step is noticed (table log format version 2, referee log version 1):
   mirror is written (step 0) and the folder ``fsync``-ed; only then is the log renamed into
   place and the folder ``fsync``-ed again: a kill during creation leaves no log, or a whole
   empty one with its mirror. A log without any table (empty, or the 4 KiB database an older rig
-  left when it was killed while creating one) held nothing and starts anew with a notice, unless
-  its mirror counted steps of an unfinished game: then it was emptied, and is refused (emptied
-  after game over: a new game, with a notice). A missing log whose mirror counted steps of an
+  left when it was killed while creating one) starts anew with a notice: without its mirror,
+  that steps lost since step 0 cannot be ruled out (the two cases look alike); if its mirror
+  counted steps of an unfinished game it was emptied, and is refused (emptied after game over:
+  a new game, with a notice). A missing log whose mirror counted steps of an
   unfinished game starts anew with a notice; one whose game was over, quietly.
 
 **What proves a log's length** (issue 21: the WAL and the mirror lost together once restarted a
@@ -749,9 +750,17 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
             # A finished game has nothing left to resume, but its emptied log is still said.
             notices.append(f"the log {path} of {unit} {mirrored.game.hex()} ({mirrored.made} steps, "
                            f"{unit} over) holds nothing now: a new {unit} was started")
+        elif not missing and mirrored is None:
+            # A log is renamed into place only with its tables and its mirror (_create), so one
+            # without tables whose mirror is gone may have held a game (its WAL lost too): said.
+            # An older rig killed while creating its log left such a file too (4 KiB, no
+            # mirror); nothing tells the two apart, so both are said the same way.
+            notices.append(f"the log {path} {'is empty' if not size else 'holds no tables'} and its mirror "
+                           f"is {mirror.problem}, so steps lost since step 0 cannot be ruled out (an older "
+                           f"rig killed while creating a log leaves such a file too): a new {unit} was started")
         elif not missing:
-            notices.append(f"the log {path} held nothing (its creation was cut off): a new {unit} "
-                           "was started")
+            notices.append(f"the log {path} {'is empty' if not size else 'holds no tables'} and its mirror "
+                           f"counted no step: a new {unit} was started")
         elif mirrored is None and mirror.problem != "missing":
             # What it counted cannot be read: a lost game's steps cannot be ruled out.
             notices.append(f"the log {path} was missing and its mirror is {mirror.problem}: a new "

@@ -174,3 +174,20 @@ def test_a_log_that_is_a_symbolic_link_loop_is_moved_aside_whole(tmp_path: Path)
     assert not kiosk.current.is_symlink() and log.written == 0 and not log.trouble   # a new game, on disk
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".new")]
     log.close()
+
+
+def test_an_emptied_log_whose_wal_and_mirror_are_gone_says_losses_cannot_be_ruled_out(tmp_path: Path) -> None:
+    """``: > table.db`` with its WAL and mirror deleted used to say the log "held nothing (its
+    creation was cut off)": a log is renamed into place only with its tables and its mirror."""
+    path = tmp_path / "table.db"
+    game = Game(reopened(path))
+    game.play(12)
+    game.log.close()
+    path.write_bytes(b"")
+    for suffix in ("-wal", "-shm", "-mirror"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    log = reopened(path)
+    assert log.steps == [] and len(log.notices) == 1, log.notices
+    assert "is empty and its mirror is missing, so steps lost since step 0 cannot be ruled out" in log.notices[0]
+    assert "creation was cut off" not in log.notices[0]
+    log.close()
