@@ -179,6 +179,11 @@ CapabilityBoundingSet=
 AmbientCapabilities=
 ProtectSystem=strict
 ReadWritePaths=/var/lib/cheating-moth
+# The count of wrong staff PINs when the SD card cannot take it (game/app/pinwait.py): in RAM,
+# private to the kiosk, kept when it restarts (else a restart would clear the PIN back-off).
+RuntimeDirectory=cheating-moth
+RuntimeDirectoryMode=0700
+RuntimeDirectoryPreserve=restart
 ProtectHome=yes
 PrivateTmp=yes
 PrivateMounts=yes

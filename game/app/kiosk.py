@@ -52,7 +52,7 @@ from ..staff import StaffLock
 from ..variants import Rules
 from .leaderboard import Fastest, FinishedGame, Leaderboard, Period, Row
 from .pinfile import read_pin_file
-from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count
+from .pinwait import NAME as PIN_WRONG_NAME, load_count, save_count, shadow_path
 from .rigconfig import (_KEYS, CHEATING_MOTH, MissingConfig, RigConfig, read_toml, rig_config_from,
                         with_changes)
 from .storage import ADVICE, is_storage_error, reason
@@ -209,7 +209,7 @@ class Kiosk:
             self.notes.append(f"the staff PIN file {self.pin_file} can be read by every user of the Pi: set "
                               "the PIN again with 'sudo cheating-moth staff-pin', which makes it readable "
                               "by root and the kiosk only")
-        wrong = load_count(self.pin_wrong_file, self.notes)
+        wrong = load_count(self.pin_wrong_file, self.notes, shadow_path(self.pin_wrong_file))
         return StaffLock(pin_hash, wrong, locked_until_ns=None if wrong else 0)
 
     # --- the game log ----------------------------------------------------------------------
@@ -389,13 +389,23 @@ class Kiosk:
         lock = self.lock.settled(now_ns)
         if not lock.wait_ns(now_ns):
             # Saved as wrong before the check: a plug pulled while it runs cannot undo the attempt.
-            save_count(self.pin_wrong_file, lock.wrong + 1)
+            self._save_wrong(lock.wrong + 1)
         self.lock, opened, wait = lock.try_pin(pin, now_ns)
         if opened:
-            save_count(self.pin_wrong_file, 0)
+            self._save_wrong(0)
         else:
             log.warning("wrong staff PIN%s", f" (locked for {wait // 10**9} s)" if wait else "")
         return opened, wait
+
+    def _save_wrong(self, count: int) -> None:
+        """The count of wrong PINs saved for a restart: on the card, and beside it where no SD
+        card write is needed (pinwait.py); a card that refuses it is said (note and journal)."""
+        shadow = shadow_path(self.pin_wrong_file)
+        if not save_count(self.pin_wrong_file, count, shadow):
+            kept = (f"it is kept in {shadow.parent} until the Pi is restarted" if shadow is not None
+                    else "a restart of the kiosk clears it")
+            self.trouble(f"the count of wrong staff PINs cannot be saved in {self.pin_wrong_file}: {kept}; "
+                         f"{ADVICE}")
 
     def reset_leaderboard(self) -> None:
         try:

@@ -8,10 +8,20 @@ belongs to the saved count starts again from the first attempt after a restart
 
 The kiosk saves the count *before* it checks a PIN (as if the PIN were wrong) and clears it after
 a right one: cutting the power while a PIN is being checked cannot undo a wrong attempt.
+
+**A card that takes no write** (full, read-only, failing) must not clear the back-off at the
+next restart (issue 21, hostile retest: the count was only a journal line, and a restarted kiosk
+accepted the right PIN at once). So a count the card refuses is kept in a *shadow* that needs no
+SD card write and survives a restart of the kiosk (not a reboot): a small file named for the data folder
+in ``$RUNTIME_DIRECTORY`` (systemd's ``RuntimeDirectory=``, private to the service), else
+``/run/user/<uid>`` or ``/dev/shm`` (RAM), removed once the card takes a count again. The kiosk
+reads the higher of the two counts at start: a shadow left behind could only lengthen a wait,
+never shorten one. A reboot clears the shadow; the card's count (once it could be written) stays.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from pathlib import Path
@@ -28,10 +38,36 @@ UNREADABLE = 3
 log = logging.getLogger("cheating-moth")
 
 
-def load_count(path: Path, notes: list[str]) -> int:
+def shadow_path(path: Path) -> Path | None:
+    """Where the count saved at ``path`` is shadowed (see the module doc): a file in a folder
+    that needs no SD card write and outlives the kiosk's process, named for the data folder so
+    two kiosks' counts stay apart; None when there is no such folder."""
+    runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    candidates = [Path(runtime)] if runtime else []
+    candidates += [Path(f"/run/user/{os.getuid()}"), Path("/dev/shm")]
+    key = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:16]
+    for folder in candidates:
+        if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+            return folder / f"cheating-moth-{NAME}-{key}"
+    return None
+
+
+def load_count(path: Path, notes: list[str], shadow: Path | None = None) -> int:
     """The saved count (0 without a file); a damaged one is :data:`UNREADABLE` with a note. Read
     within game/bounded.py's bounds: a FIFO or a device in its place is refused without waiting
-    on it (the kiosk reaches its first frame), a folder or a larger file is refused unread."""
+    on it (the kiosk reaches its first frame), a folder or a larger file is refused unread.
+    With a ``shadow`` (:func:`shadow_path`), the higher of the two counts."""
+    count = _load_one(path, notes)
+    if shadow is not None:
+        kept = _load_one(shadow, [])          # a damaged shadow counts as UNREADABLE, unsaid
+        if kept > count:
+            log.warning("the count of wrong staff PINs kept beside the data folder (%d, in %s) is higher "
+                        "than the one in %s (%d): it is used", kept, shadow, path, count)
+            count = kept
+    return count
+
+
+def _load_one(path: Path, notes: list[str]) -> int:
     waits = "the PIN keypad waits once before it checks a PIN"
     try:
         raw = read_file(path, MAX_BYTES, f"the wrong-PIN count {label(path)}", f"delete it; {waits}")
@@ -51,9 +87,24 @@ def load_count(path: Path, notes: list[str]) -> int:
     return int(text)
 
 
-def save_count(path: Path, count: int) -> bool:
-    """Write the count whole and rename it into place; False (and a line in the log) if the data
-    folder cannot take it, so the kiosk keeps running on the count it holds in memory."""
+def save_count(path: Path, count: int, shadow: Path | None = None) -> bool:
+    """Write the count whole and rename it into place (and into ``shadow``, which needs no SD
+    card write: a restart then keeps the back-off even when the card refused it); False (and a
+    line in the log) if the data folder cannot take it, so the kiosk keeps running on the count
+    it holds in memory and the shadow."""
+    if _save_one(path, count):
+        if shadow is not None:
+            try:   # the card holds the count: a shadow left from a failure must not outlive it
+                shadow.unlink(missing_ok=True)
+            except OSError:
+                pass   # a shadow that stays can only lengthen a wait
+        return True
+    if shadow is not None and not _save_one(shadow, count):
+        log.error("the count of wrong staff PINs could not be kept in %s either", shadow)
+    return False
+
+
+def _save_one(path: Path, count: int) -> bool:
     tmp = path.with_name(path.name + ".new")
     try:
         # A new file every time: whatever was left under the temporary name (a FIFO would make

@@ -187,3 +187,13 @@ def test_the_unit_lets_the_kiosk_write_its_data_and_read_its_pin_file(tmp_path: 
     assert f"ReadWritePaths={data}" in lines                 # ProtectSystem=strict: only there
     assert pin_file_for(config) == DEFAULT_PATH              # where 'staff-pin' writes by default
     assert Path(data) != DEFAULT_PATH.parent                 # the kiosk cannot rewrite its PIN
+
+
+def test_the_unit_gives_the_kiosk_a_runtime_folder_kept_over_its_restarts(tmp_path: Path) -> None:
+    """The wrong-PIN count that the SD card refused is kept in $RUNTIME_DIRECTORY (pinwait.py);
+    without Preserve systemd removes the folder when the kiosk stops, and a restart would
+    clear the back-off (issue 21, hostile retest)."""
+    install(tmp_path)
+    lines = (tmp_path / "etc/systemd/system/cheating-moth.service").read_text().splitlines()
+    assert "RuntimeDirectory=cheating-moth" in lines
+    assert "RuntimeDirectoryPreserve=restart" in lines and "RuntimeDirectoryMode=0700" in lines
