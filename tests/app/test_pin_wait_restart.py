@@ -83,3 +83,19 @@ def test_the_higher_count_of_card_and_shadow_is_read(tmp_path: Path, runtime: Pa
     assert load_count(path, [], shadow) == 6
     other = shadow_path(tmp_path / "other" / "pin-wrong")
     assert other is not None and other != shadow        # each data folder its own
+
+
+def test_the_keypad_says_the_count_could_not_be_kept_on_the_card(tmp_path: Path, runtime: Path) -> None:
+    from game.app.ui.loop import pin_ok
+    from game.app.ui.state import UiState
+    from game.i18n.lookup import render
+
+    k = kiosk(tmp_path)
+    ui = UiState()
+    disk = Disk(tmp_path / "data")
+    disk.arm(0, errno.EROFS)
+    with injected(disk):
+        ui.pin_entry = "111111"
+        assert not pin_ok(k, ui, 0)
+    said = [render(m, "en") for m, _ in ui.notices]
+    assert any("count of wrong staff PINs cannot be saved" in s and "check the SD card" in s for s in said), said

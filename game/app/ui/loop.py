@@ -101,7 +101,10 @@ def pin_ok(kiosk: Kiosk, ui: UiState, now: int) -> bool:
     if kiosk.lock is None:
         ui.pin_note = "ui_pin_none" if kiosk.config.staff_combo else "ui_pin_none_off"
         return False
+    seen = len(kiosk.notes)
     opened, wait = kiosk.try_pin(entry, now)
+    for note in kiosk.notes[seen:]:   # the count could not be kept on the card: said at the keypad
+        ui.notices.append((Message.of("refused", reason=note), now + 3 * NOTICE_NS))
     if opened:
         ui.pin_until_ns = 0
         return True
