@@ -118,6 +118,25 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+#: What :func:`what_is` says of a symbolic link that leads back to itself.
+LINK_LOOP = "a symbolic link loop (it leads back to itself)"
+
+
+def what_is(path: str | Path) -> str:
+    """What is at ``path``, for a sentence about a path that is not what the rig wants there:
+    ``"missing"``, ``"a file"``, ``"a folder"``, :data:`LINK_LOOP`, ``"a symbolic link to
+    nothing"``, ``"a FIFO (named pipe)"``, a device, a socket. Never opens it (a FIFO would wait)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return LINK_LOOP
+        if exc.errno != errno.ENOENT:
+            return f"not readable ({exc.strerror or exc})"
+        return "a symbolic link to nothing" if os.path.islink(path) else "missing"
+    return "a file" if stat.S_ISREG(mode) else _kind(mode)
+
+
 def _not_regular(what: str, mode: int, hint: str | None) -> BadInput:
     return BadInput(f"{what} is {_kind(mode)}, not a file: {hint or 'name a regular file'}")
 

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from ..controller import Stage, Table, TableSettings
 from ..controller.reactions import stats
 from ..controller.table import MAX_PLAYERS as TABLE_MAX_PLAYERS, MIN_PLAYERS as TABLE_MIN_PLAYERS
+from ..bounded import what_is
 from ..errors import BadConfig, BadTableLog
 from ..i18n.lookup import text
 from ..referee.presets import Preset, Presets, load_presets
@@ -161,13 +162,20 @@ class Kiosk:
         try:
             self.data.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self.trouble(f"the data folder {self.data} cannot be used ({reason(exc)}): games are kept in "
-                         f"memory only; {ADVICE}")
+            kind = what_is(self.data)   # a FIFO or a link loop is named, not "File exists"
+            if kind not in ("missing", "a folder"):
+                self.trouble(f"the data folder {self.data} is {kind}, not a folder: games are kept in memory "
+                             f"only; make it a folder (or give another --data); {ADVICE}")
+            else:
+                self.trouble(f"the data folder {self.data} cannot be used ({reason(exc)}): games are kept in "
+                             f"memory only; {ADVICE}")
         else:
             try:
                 (self.data / "games").mkdir(exist_ok=True)
             except OSError as exc:
-                self.trouble(f"the folder {self.data / 'games'} cannot be made ({reason(exc)}): finished "
+                kind = what_is(self.data / "games")
+                why = f"it is {kind}" if kind not in ("missing", "a folder") else reason(exc)
+                self.trouble(f"the folder {self.data / 'games'} cannot be made ({why}): finished "
                              f"games stay in {self.current} until it can; {ADVICE}")
         self.leaderboard = self._open_leaderboard()
         if self.lock is None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from ..bounded import what_is
 from ..errors import BadTableLog
 
 DEFAULT_MAX_GAMES = 5_000
@@ -75,6 +76,11 @@ class Leaderboard:
         self.path = Path(path)
         self.max_games = max_games
         self.skipped = 0              # rows that could not be read (damaged), left out of boards
+        kind = "a file" if str(path) == ":memory:" else what_is(self.path)
+        if kind not in ("a file", "missing") and not kind.startswith("not readable"):
+            # SQLite would say "disk I/O error" of a FIFO (or wait on it): named for what it is.
+            raise BadTableLog(f"{self.path} is {kind}, not a leaderboard file: move it away; the rig makes "
+                              "a new leaderboard in its place")
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:

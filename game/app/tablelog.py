@@ -98,6 +98,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
+from ..bounded import what_is
 from ..codec import RECORD_TYPES, dumps, from_dict, to_dict
 from ..controller import Stage, Step, TableSettings
 from ..controller.inputs import INPUT_TYPES, Input
@@ -722,6 +723,10 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
           read_row: Callable[[dict[str, Any]], R]) -> Opened[H, R]:
     unit = kind.unit
     if not path.parent.is_dir():
+        kind = what_is(path.parent)
+        if kind != "missing":   # a file, a FIFO, a link loop where the folder should be: named
+            raise BadTableLog(f"{path} cannot be created: {str(path.parent)!r} is {kind}, not a folder; "
+                              "give a --db path in a folder that exists")
         raise BadTableLog(f"{path} cannot be created: the folder {str(path.parent)!r} does not "
                           "exist; give a --db path in a folder that exists")
     sizes = _regular_sizes(path, kind)   # before anything reads them: a FIFO would block

@@ -191,3 +191,51 @@ def test_an_emptied_log_whose_wal_and_mirror_are_gone_says_losses_cannot_be_rule
     assert "is empty and its mirror is missing, so steps lost since step 0 cannot be ruled out" in log.notices[0]
     assert "creation was cut off" not in log.notices[0]
     log.close()
+
+
+# --- what is in the way is named (hostile retest of issue 21, wording) ---------------------------
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path.name)
+
+
+@pytest.mark.parametrize("shape,named", [("link loop", "is a symbolic link loop (it leads back to itself), not a folder"),
+                                         ("fifo", "is a FIFO (named pipe), not a folder")])
+def test_a_data_folder_that_is_a_link_loop_or_a_fifo_is_named_as_such(tmp_path: Path, shape: str, named: str) -> None:
+    """It used to say "cannot be used (File exists)" and "the folder … does not exist"."""
+    from datetime import timezone
+
+    from game.app.kiosk import Kiosk
+    from game.app.rigconfig import RigConfig
+
+    data = tmp_path / "data"
+    _loop(data) if shape == "link loop" else os.mkfifo(data)
+    kiosk = Kiosk(data, RigConfig(), lambda: datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
+    log = kiosk.open_log(SETTINGS, SEED, 10**12)             # a game in memory: the table plays
+    said = " | ".join(kiosk.notes)
+    assert f"the data folder {data} {named}" in said, said
+    assert "File exists" not in said and "does not exist" not in said, said
+    assert "check the SD card" in said
+    log.close()
+    kiosk.close()
+
+
+def test_a_leaderboard_that_is_a_fifo_is_named_and_moved_aside(tmp_path: Path) -> None:
+    """It used to say "disk I/O error … check the SD card" of a FIFO."""
+    from datetime import timezone
+
+    from game.app.kiosk import Kiosk
+    from game.app.leaderboard import Leaderboard
+    from game.app.rigconfig import RigConfig
+    from game.errors import BadTableLog
+
+    os.mkfifo(tmp_path / "leaderboard.db")
+    with pytest.raises(BadTableLog, match=r"leaderboard.db is a FIFO \(named pipe\), not a leaderboard file: "
+                                          "move it away"):
+        Leaderboard(tmp_path / "leaderboard.db")
+    kiosk = Kiosk(tmp_path, RigConfig(), lambda: datetime(2026, 12, 1, 9, tzinfo=timezone.utc))
+    said = " | ".join(kiosk.notes)
+    assert "disk I/O error" not in said and "SD card" not in said, said
+    assert "the leaderboard could not be read and was moved to" in said, said
+    assert (tmp_path / "leaderboard.db").is_file()           # a new leaderboard in its place
+    kiosk.close()
