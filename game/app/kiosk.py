@@ -272,7 +272,7 @@ class Kiosk:
                         RecursionError) as again:
                     table_log = self.memory_log(settings, seed, t0_ns, f"{type(again).__name__}: {str(again)[:120]}")
         for notice in getattr(table_log, "notices", ()):
-            if notice not in self.notes:
+            if notice not in self.notes and f"{notice}; {ADVICE}" not in self.notes:   # said once
                 self.notes.append(str(notice))
         return table_log
 

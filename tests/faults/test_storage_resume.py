@@ -150,6 +150,7 @@ def test_the_kiosk_resumes_its_game_in_a_real_read_only_folder(tmp_path: Path) -
     assert "Resumed the game" in out and "after 20 logged steps" in out, out[-3000:]
     assert "lost its last 2 logged steps" in out, out[-3000:]
     assert "the game goes on and is kept in memory" not in out, out[-3000:]
+    assert out.count("the game is resumed and new steps are kept in memory") == 1, out[-3000:]   # said once
 
 
 def test_a_log_that_is_a_symbolic_link_loop_is_moved_aside_whole(tmp_path: Path) -> None:
