@@ -723,9 +723,9 @@ def _open(path: Path, kind: LogKind, header: Mapping[str, str], read_header: Cal
           read_row: Callable[[dict[str, Any]], R]) -> Opened[H, R]:
     unit = kind.unit
     if not path.parent.is_dir():
-        kind = what_is(path.parent)
-        if kind != "missing":   # a file, a FIFO, a link loop where the folder should be: named
-            raise BadTableLog(f"{path} cannot be created: {str(path.parent)!r} is {kind}, not a folder; "
+        there = what_is(path.parent)
+        if there != "missing":   # a file, a FIFO, a link loop where the folder should be: named
+            raise BadTableLog(f"{path} cannot be created: {str(path.parent)!r} is {there}, not a folder; "
                               "give a --db path in a folder that exists")
         raise BadTableLog(f"{path} cannot be created: the folder {str(path.parent)!r} does not "
                           "exist; give a --db path in a folder that exists")

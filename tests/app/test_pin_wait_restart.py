@@ -69,7 +69,8 @@ def test_the_back_off_holds_over_a_restart_when_the_card_cannot_keep_the_count(
     assert again.try_pin(PIN, FIRST_WAIT_NS) == (True, 0)
     shadow = shadow_path(tmp_path / "data" / "pin-wrong")
     assert shadow is not None and not shadow.exists()
-    assert kiosk(tmp_path).lock.wrong == 0
+    lock = kiosk(tmp_path).lock
+    assert lock is not None and lock.wrong == 0
 
 
 def test_the_higher_count_of_card_and_shadow_is_read(tmp_path: Path, runtime: Path) -> None:

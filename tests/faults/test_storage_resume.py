@@ -22,6 +22,7 @@ from test_storage_folders import first_frame, game_in_progress
 from test_storage_logs import SEED, SETTINGS, Game, reopened
 
 from game.app.tablelog import Mirrored, TableLog, mirror_path, read_mirror
+from game.controller.inputs import Input
 from game.controller.resume import resume
 from game.sim.presses import resume_script
 
@@ -37,7 +38,7 @@ def quiet() -> Iterator[None]:
         logging.disable(logging.NOTSET)
 
 
-def killed_with_mirror_ahead(path: Path, steps: int, ahead: int) -> list[object]:
+def killed_with_mirror_ahead(path: Path, steps: int, ahead: int) -> list[Input]:
     """A game of ``steps`` steps on disk whose mirror counted ``ahead`` more (steps kept in
     memory through storage trouble when the kiosk was killed): its logged inputs."""
     game = Game(reopened(path))
