@@ -57,6 +57,13 @@ Then, with ``c`` steps found in the log:
    creation cut off before its mirror). Writing the count into the main file at each
    checkpoint would add nothing: what the main file holds at a checkpoint is its rows.
 
+**Opening to resume never needs a write** (issue 21, hostile retest: a restart on a full or
+read-only card began a new game). What an open writes -- a torn row dropped, the mirror put
+right after a loss was said, SQLite's ``-shm`` -- is owed when the card refuses it: the log is
+read (read-only, or immutable when no WAL holds steps), its losses said, the mirror put right
+in place if the card still takes that, and :class:`StepLog` writes what is owed before any new
+step, keeping the new steps in memory until then.
+
 The ``-shm`` is rebuilt by SQLite from the WAL by the first connection, so its loss or damage
 changes nothing. The campaign in ``tests/app/test_log_loss_campaign.py`` runs every
 combination of the WAL (intact, missing, emptied, damaged, half lost), the ``-shm`` (intact,
@@ -276,8 +283,9 @@ def _write_mirror(path: Path, state: Mirrored) -> int:
 def _mirror_in_place(path: Path, state: Mirrored | None) -> int:
     """A descriptor on the existing mirror with ``state`` written over both its slots (None:
     as it is), or -1 when the card takes neither. Used when the atomic rewrite cannot be made
-    (a full card has no room for the file beside it): while one slot is written the other
-    still counts at least as many steps, so a kill meanwhile never lets a loss pass unsaid."""
+    (a full card has no room for the file beside it). A kill between the two slots leaves
+    the other one's count: the loss this open said is said again, or (the other slot one step
+    behind the lost one) not again -- never a loss that was not said at least once."""
     try:
         fd = os.open(mirror_path(path), os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
