@@ -241,3 +241,35 @@ def test_a_leaderboard_that_is_a_fifo_is_named_and_moved_aside(tmp_path: Path) -
     assert "the leaderboard could not be read and was moved to" in said, said
     assert (tmp_path / "leaderboard.db").is_file()           # a new leaderboard in its place
     kiosk.close()
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS])
+def test_a_torn_last_row_the_card_cannot_drop_is_dropped_before_the_next_step(tmp_path: Path, fault: int) -> None:
+    """Dropping a torn last row is a write: on a card that takes none the game is resumed
+    without it (said), and it is dropped before the first new step is written, so the chain on
+    disk stays whole."""
+    import sqlite3
+
+    path = tmp_path / "table.db"
+    game = Game(reopened(path))
+    game.play(9)
+    game.log.close()
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE steps SET body = substr(body, 1, 20) WHERE seq = 9")
+    con.close()
+    disk = Disk(tmp_path)
+    disk.arm(0, fault)
+    with injected(disk):
+        log = reopened(path)                       # used to raise: a new game in the kiosk
+        assert len(log.steps) == 8 and log.trouble
+        assert any("(step 9) was torn" in n for n in log.notices), log.notices
+        game = resumed(log)
+        game.play(3)
+        assert (log.written, log.in_memory) == (8, 3)
+        disk.clear()
+        game.play(1)
+        assert (log.written, log.in_memory) == (12, 0) and not log.trouble
+        log.close()
+    again = reopened(path)
+    assert len(again.steps) == 12 and not again.notices, again.notices
+    again.close()
