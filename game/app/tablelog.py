@@ -329,7 +329,10 @@ def _regular_sizes(path: Path, kind: LogKind) -> dict[str, int | None]:
 
 def _has_tables(path: Path) -> bool:
     """Whether the database (with its WAL) holds any table: a rig before version 2 could be
-    killed while creating a log and leave one without."""
+    killed while creating a log and leave one without. A WAL without its main file holds no
+    table SQLite can read (and opening it must not make the file: a read-only card)."""
+    if not os.path.lexists(path):
+        return False
     db, _ = _connect_readable(path)
     try:
         return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])

@@ -273,3 +273,26 @@ def test_a_torn_last_row_the_card_cannot_drop_is_dropped_before_the_next_step(tm
     again = reopened(path)
     assert len(again.steps) == 12 and not again.notices, again.notices
     again.close()
+
+
+def test_a_log_whose_main_file_is_gone_but_its_wal_is_there_is_refused_as_lost(tmp_path: Path) -> None:
+    """Reading needs no write, but a log whose main file is gone must still be refused as lost
+    (not taken for the card failing, which would keep a new game in memory for ever)."""
+    import sqlite3
+
+    from game.errors import BadTableLog
+
+    path = tmp_path / "table.db"
+    game = Game(reopened(path))
+    game.play(6)
+    game.log.close()
+    with sqlite3.connect(path) as con:     # a WAL that holds steps, as a kill leaves it
+        con.execute("PRAGMA wal_autocheckpoint=0")
+        con.execute("INSERT INTO steps(body, crc) SELECT body, crc FROM steps WHERE seq = 6")
+        os.link(str(path) + "-wal", tmp_path / "kept-wal")
+    con.close()
+    path.unlink()
+    os.replace(tmp_path / "kept-wal", str(path) + "-wal")
+    with pytest.raises(BadTableLog, match=r"table.db is empty, but its mirror says game .* had logged 6 steps"):
+        reopened(path)
+    assert not path.exists()               # nothing was made in its place
