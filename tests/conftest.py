@@ -13,6 +13,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import tempfile  # noqa: E402
 
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="cheating-moth-tests-")
+# A count of wrong staff PINs that a test's data folder refuses is kept in the runtime folder
+# (game/app/pinwait.py): a folder of the tests' own, never the machine's /dev/shm.
+os.environ["RUNTIME_DIRECTORY"] = tempfile.mkdtemp(prefix="cheating-moth-tests-run-")
 
 # In CI, Hypothesis draws the same examples every run: a property test cannot pass on one
 # push and fail on the next by luck. Locally it explores with fresh random examples.
