@@ -271,11 +271,18 @@ def _write_mirror(path: Path, state: Mirrored) -> int:
     page = state.pack().ljust(_SLOT_OFFSETS[1], b"\0") + state.pack()
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        os.write(fd, page)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, target)
+        try:
+            os.write(fd, page)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except OSError:
+        try:    # a full card made the file but took no page of it: nothing is left behind
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     _fsync_dir(target.parent)
     return os.open(target, os.O_RDWR)
 

@@ -75,6 +75,7 @@ def test_a_game_is_resumed_on_a_card_that_takes_no_write_and_its_loss_is_said(
     with injected(disk):
         log = reopened(path)     # used to raise BadTableLog (storage): the kiosk began a new game
         assert disk.failed
+        assert not (tmp_path / "table.db-mirror.new").exists()   # nothing half made left behind
         assert [s.input for s in log.steps] == before          # the same game, every step read
         assert any(LOST in n and "lost its last 1 logged step" in n for n in log.notices), log.notices
         assert log.trouble and "cannot be written" in log.trouble
