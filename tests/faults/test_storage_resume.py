@@ -297,3 +297,24 @@ def test_a_log_whose_main_file_is_gone_but_its_wal_is_there_is_refused_as_lost(t
     with pytest.raises(BadTableLog, match=r"table.db is empty, but its mirror says game .* had logged 6 steps"):
         reopened(path)
     assert not path.exists()               # nothing was made in its place
+
+
+def test_a_mirror_rewrite_whose_page_the_card_refuses_leaves_nothing_behind(tmp_path: Path) -> None:
+    """A full card makes the file beside the mirror but takes none of its page: the empty
+    ``-mirror.new`` used to stay in the data folder."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    killed_with_mirror_ahead(first / "table.db", 7, 2)
+    shutil.copytree(first, second)
+    dry = Disk(second)
+    with injected(dry):
+        reopened(second / "table.db").close()
+    [write] = [op.index for op in dry.ops if op.kind == "write" and op.role == "table.db-mirror.new"]
+    disk = Disk(first)
+    disk.arm(write, errno.ENOSPC, only="table.db-mirror.new")
+    with injected(disk):
+        log = reopened(first / "table.db")
+    assert disk.failed == 1 and len(log.steps) == 7
+    assert any("lost its last 2 logged steps" in n for n in log.notices), log.notices
+    assert not (first / "table.db-mirror.new").exists()
+    log.close()
