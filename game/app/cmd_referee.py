@@ -326,6 +326,8 @@ def _race(args: argparse.Namespace, preset: Preset) -> int:
     seed = args.seed if args.seed is not None else new_seed()
     if args.export:
         _export(args, None)     # a folder that cannot take the races is said before they are played
+    if args.report:
+        _check_report(args)     # so is a --report name that cannot take the report (a FIFO, a device...)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -460,9 +462,25 @@ def _report(args: argparse.Namespace, session, names: tuple[str, ...], lang: str
     from datetime import datetime
 
     from .referee.report_file import write_report
+    from .writefile import BadTarget
 
     try:
         return write_report(args.report, session, names, lang, datetime.now())
+    except BadTarget as exc:
+        fail(f"--report: {exc}")
+    except OSError as exc:
+        fail(f"--report {args.report!r} cannot be written ({exc.strerror}): give a file in a folder you can write to")
+
+
+def _check_report(args: argparse.Namespace) -> None:
+    """--report looked at before the session: a name that is not a file is one line, exit 2."""
+    from .referee.report_file import check_report_target
+    from .writefile import BadTarget
+
+    try:
+        check_report_target(args.report)
+    except BadTarget as exc:
+        fail(f"--report: {exc}")
     except OSError as exc:
         fail(f"--report {args.report!r} cannot be written ({exc.strerror}): give a file in a folder you can write to")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import GameError
 from ..staff import PIN_DIGITS, RECOMMENDED_DIGITS, VALID_PIN, check_pin_format
 from .options import fail
-from .pinfile import DEFAULT_PATH, SERVICE_GROUP, write_pin_file
+from .pinfile import DEFAULT_PATH, SERVICE_GROUP, check_pin_target, write_pin_file
 
 HELP = "set the staff menu's PIN (writes a hash to /etc/cheating-moth/staff-pin.toml)"
 _DIGITS = f"{PIN_DIGITS[0]} to {PIN_DIGITS[1]} digits, {RECOMMENDED_DIGITS} recommended"
@@ -31,10 +31,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        if args.pin is not None:
+            check_pin_format(args.pin)
+        # Before the PIN is asked for: a file that will be refused is said first.
+        check_pin_target(path)
+    except GameError as exc:
+        fail(f"{exc}; nothing changed")
+    except OSError as exc:
+        fail(f"cannot look at the PIN file {str(path)!r} ({exc.strerror or exc}): run it as root "
+             "(sudo cheating-moth staff-pin) or choose a file with --file; nothing changed")
     pin = args.pin
     if pin is None:
         pin = _read_pin()
-    path = Path(args.file)
     try:
         check_pin_format(pin)
         write_pin_file(path, pin, group=args.group)

@@ -15,9 +15,10 @@ import os
 import secrets
 from pathlib import Path
 
-from ..bounded import BadInput, MissingFile, Unreadable, load_toml, read_file, utf8
+from ..bounded import BadInput, MissingFile, Unreadable, label, load_toml, read_file, utf8
 from ..errors import BadConfig
 from ..staff import ITERATIONS, ITERATIONS_RANGE, PinHash
+from .writefile import BadTarget, check_target, replace_file
 
 DEFAULT_PATH = Path("/etc/cheating-moth/staff-pin.toml")
 #: The kiosk's user group (``deploy/install.py`` creates it): the only group that may read the file.
@@ -103,34 +104,35 @@ def write_pin_file(path: Path, pin: str, iterations: int = ITERATIONS,
             raise BadConfig(f"group {group!r} does not exist, so the kiosk could not read the PIN file: "
                             "install the rig first (sudo python3 deploy/install.py) or name its group "
                             "with --group") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(render(pin_hash))
-            out.flush()
-            if gid != -1:
-                os.fchown(out.fileno(), 0, gid)
-            os.fchmod(out.fileno(), MODE)   # widened only now that owner and group are right
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _sync_folder(path.parent)
+    check_pin_target(path)
+    replace_file(path, render(pin_hash).encode("utf-8"), _WHAT, _INSTEAD, mode=MODE, gid=gid)
     return pin_hash
 
 
-def _sync_folder(folder: Path) -> None:
-    """The rename reaches the disk too (a pulled plug must not bring the old PIN back)."""
+_WHAT = "the staff PIN file"
+_INSTEAD = "choose another file with --file"
+
+
+def check_pin_target(path: Path) -> None:
+    """:class:`BadTarget` if ``path`` may not become the PIN file (see game/app/writefile.py):
+    a symbolic link, a FIFO, a device, a folder, a missing folder, or a file that is not one."""
+    old = check_target(path, _WHAT, _INSTEAD)
+    if old is not None and old.st_size > 0:
+        _check_replaceable(path, old.st_size, _INSTEAD)
+
+
+def _check_replaceable(path: Path, size: int, instead: str) -> None:
+    """An existing file is replaced only if it looks like a PIN file (run as root, a mistyped
+    ``--file /etc/passwd`` must not wipe it): at most :data:`MAX_BYTES`, naming the algorithm.
+    A damaged PIN file still names it, so 'set the PIN again' (the kiosk's advice) works."""
+    if size > MAX_BYTES:
+        raise BadTarget(f"{label(path)} holds {size:,} bytes, more than a staff PIN file ever does "
+                        f"({MAX_BYTES:,}), so it is not replaced: {instead}, or remove it first")
     try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        head = read_file(path, MAX_BYTES, f"the staff PIN file {label(path)}")
+    except BadInput as exc:
+        raise BadTarget(f"{exc}; it is not replaced: {instead}") from None
+    if b"algorithm" not in head:
+        raise BadTarget(f"{label(path)} is not a staff PIN file (no 'algorithm' line), so it is not replaced: "
+                        f"{instead}, or remove it first")
+

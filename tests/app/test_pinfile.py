@@ -28,6 +28,7 @@ NOW = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
 
 def test_the_pin_file_is_0640_and_reads_back(tmp_path: Path) -> None:
     path = tmp_path / "etc" / "staff-pin.toml"
+    path.parent.mkdir()             # a missing folder is refused, not made (test_cli_refusals_21.py)
     written = write_pin_file(path, PIN, iterations=FAST, group=MY_GROUP)
     info = path.stat()
     assert stat.S_IMODE(info.st_mode) == 0o640
@@ -171,14 +172,30 @@ def test_staff_pin_refuses_a_bad_pin_and_keeps_the_old_one(
     assert (tmp_path / "staff-pin.toml").read_bytes() == before
 
 
-def test_staff_pin_into_a_folder_it_cannot_write_is_one_line(
+def test_staff_pin_onto_a_folder_is_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "staff-pin.toml").mkdir()
     with pytest.raises(SystemExit) as exit_info:
         main(staff_pin(tmp_path, "--pin", PIN))
     err = capsys.readouterr().err
-    assert exit_info.value.code == 2 and "cannot write the PIN file" in err and "nothing changed" in err
+    assert exit_info.value.code == 2 and "is a folder, not a file" in err and "nothing changed" in err
     assert list((tmp_path / "staff-pin.toml").iterdir()) == [] and len(list(tmp_path.iterdir())) == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any folder")
+def test_staff_pin_into_a_folder_it_cannot_write_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(SystemExit) as exit_info:
+            main(staff_pin(folder, "--pin", PIN))
+    finally:
+        folder.chmod(0o755)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "cannot write the PIN file" in err and "nothing changed" in err
+    assert list(folder.iterdir()) == []
 
 
 def test_old_pin_lines_in_the_config_point_to_staff_pin() -> None:
