@@ -18,10 +18,14 @@ import os
 from .errors import BadTimeScale
 
 TIME_SCALE_ENV = "CHEATING_MOTH_BOARD_TIME_SCALE"
+#: The scales accepted: a real Pico is 1, the firmware twin under a loaded emulator needs at
+#: most a few dozen; beyond 1000 a 5 s wait would be over an hour, and a huge scale overflows
+#: the waits themselves (1e308 made ``Event.wait`` raise OverflowError), so it is refused.
+TIME_SCALE_RANGE = (0.01, 1000.0)
 
 
 def parse_time_scale(text: object, source: str = "the time scale") -> float:
-    """``text`` (a number or its text) as a positive finite float, or BadTimeScale."""
+    """``text`` (a number or its text) as a float within :data:`TIME_SCALE_RANGE`, or BadTimeScale."""
     try:
         value = float(text)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -29,6 +33,12 @@ def parse_time_scale(text: object, source: str = "the time scale") -> float:
     if isinstance(text, bool) or not math.isfinite(value) or value <= 0:
         raise BadTimeScale(
             f"{source} {text!r} is not valid: use a positive finite number of wall seconds per board second, e.g. 1 or 20"
+        )
+    low, high = TIME_SCALE_RANGE
+    if not low <= value <= high:
+        raise BadTimeScale(
+            f"{source} {text!r} is out of range: use {low:g} to {high:g} wall seconds per board second "
+            "(1 for a real Pico)"
         )
     return value
 

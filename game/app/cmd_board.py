@@ -30,7 +30,7 @@ from firmware_host.errors import AdapterError
 
 from ..judge import MAX_PLAYERS, MIN_PLAYERS
 from ..race import RaceKind
-from .options import fail
+from .options import fail, seed_arg
 
 HELP = "the buzzer board: flash its firmware, show what it is, run one race on it, or simulate one"
 
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     test.add_argument("--port", metavar="PATH", help="the board's serial port (default: found by USB vendor id)")
     test.add_argument("--kind", default="slap", choices=tuple(k.value for k in RaceKind))
     test.add_argument("--players", type=int, default=3, help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 3)")
-    test.add_argument("--seed", type=int, default=None, help="seed of the fore-period (default: new, printed)")
+    test.add_argument("--seed", type=seed_arg, default=None, help="seed of the fore-period (default: new, printed)")
     test.add_argument("--timeout-ms", type=int, default=3000, help="how long after GO presses count (default 3000)")
     test.add_argument("--show-ms", type=int, default=0, help="how long the LEDs show the verdict (default 0)")
     test.add_argument("--json", action="store_true", help="print the judge's result as JSON")
@@ -71,15 +71,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help=f"the port path to create, a symlink to the pty (default {DEFAULT_SIM_LINK})")
     sim.add_argument("--interpreter", default="auto", choices=("auto", "micropython", "cpython"),
                      help="run the firmware under MicroPython (auto: if installed) or CPython")
-    sim.add_argument("--players-seed", type=int, default=1,
+    sim.add_argument("--players-seed", type=seed_arg, default=1,
                      help="simulated players press every race button after each GO (seeded; default 1)")
-    sim.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
+    sim.add_argument("--seconds", type=_sim_seconds, default=None, help="stop after this long (default: until Ctrl-C)")
 
 
 def run(args: argparse.Namespace) -> int:
     action: str = args.action
     if action == "sim":
         return _sim(args)
+    if action in ("info", "test"):   # bad options are said before the port is looked for
+        from .cmd_race import board_time_scale
+
+        board_time_scale(args.board_time_scale)
+    if action == "test":
+        _check_test_options(args)
     if args.port is not None and not Path(args.port).exists():
         fail(f"port {args.port!r} does not exist: plug the board in, or name its port with --port (e.g. /dev/ttyACM0)")
     try:
@@ -224,6 +230,32 @@ def _identity(chip: str | None, board: str | None, proto: tuple[int, int]) -> st
 # -- test -------------------------------------------------------------------------------------
 
 
+#: The longest ``board sim --seconds`` (a week): beyond, Ctrl-C is the way to stop it.
+SIM_SECONDS_MAX = 7 * 24 * 3600
+
+
+def _sim_seconds(text: str) -> float:
+    """argparse type for ``board sim --seconds``: a positive number up to a week (-1 stopped
+    the simulation at once without a word, 1e308 overflowed the wait)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= SIM_SECONDS_MAX:   # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text!r} is not valid: use a number of seconds above 0, "
+                                         f"at most {SIM_SECONDS_MAX} (a week)")
+    return value
+
+
+def _check_test_options(args: argparse.Namespace) -> None:
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        fail(f"--players {args.players} is not valid: a race needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not 1 <= args.timeout_ms <= 30_000:
+        fail(f"--timeout-ms {args.timeout_ms} is not valid: use 1 to 30000")
+    if not 0 <= args.show_ms <= 60_000:
+        fail(f"--show-ms {args.show_ms} is not valid: use 0 to 60000")
+
+
 def _test(args: argparse.Namespace) -> int:
     from ..judge_file import result_to_json
     from .cmd_race import (
@@ -231,10 +263,7 @@ def _test(args: argparse.Namespace) -> int:
         run_board_race,
     )
 
-    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-        fail(f"--players {args.players} is not valid: a race needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    if not 1 <= args.timeout_ms <= 30_000:
-        fail(f"--timeout-ms {args.timeout_ms} is not valid: use 1 to 30000")
+    _check_test_options(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     fore_period_ns = rng.randint(FORE_PERIOD_MIN_NS, FORE_PERIOD_MAX_NS)

@@ -413,14 +413,14 @@ def _run_gpio(args: argparse.Namespace, race: RaceSettings, show_s: float) -> tu
         factory.close()  # type: ignore[attr-defined]
 
 
-def board_time_scale(text: str | None) -> float | None:
-    """``--board-time-scale`` checked (None: the rig reads $CHEATING_MOTH_BOARD_TIME_SCALE)."""
-    from firmware_host.boardlink.timescale import parse_time_scale
+def board_time_scale(text: str | None) -> float:
+    """``--board-time-scale`` checked, else $CHEATING_MOTH_BOARD_TIME_SCALE checked, else 1: a
+    bad value of either is one line and exit 2 here, before anything waits with it (1e10 used to
+    reach a wait and end in an OverflowError traceback)."""
+    from firmware_host.boardlink.timescale import parse_time_scale, resolve_time_scale
 
-    if text is None:
-        return None
     try:
-        return parse_time_scale(text, "--board-time-scale")
+        return resolve_time_scale() if text is None else parse_time_scale(text, "--board-time-scale")
     except AdapterError as exc:
         fail(str(exc))
 
