@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import BadTableLog, GameError
+from .options import count_arg, folder_arg, seed_arg
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,14 +60,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", default="/etc/cheating-moth/config.toml",
                         help="the café's config file (default /etc/cheating-moth/config.toml); the "
                              "staff PIN is read from staff-pin.toml beside it")
-    parser.add_argument("--data", metavar="DIR", default="/var/lib/cheating-moth",
+    parser.add_argument("--data", metavar="DIR", type=folder_arg, default="/var/lib/cheating-moth",
                         help="game logs and the leaderboard (default /var/lib/cheating-moth)")
     parser.add_argument("--input", choices=("config", "auto", "board", "gpio", "keyboard", "sim"),
                         default="config", help="the input (default: as the config says)")
     parser.add_argument("--headless", action="store_true", help="no screen (SDL dummy driver)")
     parser.add_argument("--players", type=int, default=4, help="with --input sim: 3 to 5 (default 4)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of a new game")
-    parser.add_argument("--games", type=int, default=1, help="with --input sim: games to play (default 1)")
+    parser.add_argument("--seed", type=seed_arg, default=None, help="seed of a new game")
+    parser.add_argument("--games", type=count_arg, default=1, help="with --input sim: games to play (default 1)")
     parser.add_argument("--progress", action="store_true",
                         help="with --input sim: a 'progress: game G step N' line after every step")
     parser.add_argument("--draw-every", type=_positive, default=1, metavar="N",

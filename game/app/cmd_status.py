@@ -10,16 +10,20 @@ import zlib
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
+from .options import folder_arg
+
+if TYPE_CHECKING:
+    from .rigconfig import RigConfig
 
 HELP = "print the rig's version, input backend, config, game in progress, last game and data health"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", default="/etc/cheating-moth/config.toml")
-    parser.add_argument("--data", metavar="DIR", default="/var/lib/cheating-moth")
+    parser.add_argument("--data", metavar="DIR", type=folder_arg, default="/var/lib/cheating-moth")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -36,12 +40,14 @@ def run(args: argparse.Namespace) -> int:
 def status(config: Path, data: Path) -> dict[str, Any]:
     report: dict[str, Any] = {"version": _version(), "input": input_backend()}
     problems: list[str] = []
-    report["config"] = _config(config, problems)
+    notices: list[str] = []
+    report["config"] = _config(config, data, problems, notices)
     report["game"] = _game_log(data / "table.db", problems)
     report["last_game"], report["leaderboard"] = _leaderboard(data / "leaderboard.db", problems)
     aside = sorted((data / "aside").glob("*.db")) if (data / "aside").exists() else []
     report["set_aside"] = [p.name for p in aside]
     report["data_bytes"] = sum(p.stat().st_size for p in data.rglob("*") if p.is_file()) if data.exists() else 0
+    report["notices"] = notices
     report["problems"] = problems
     report["healthy"] = not problems
     return report
@@ -71,17 +77,45 @@ def input_backend() -> str:
     return "keyboard (no board, no GPIO)"
 
 
-def _config(path: Path, problems: list[str]) -> str:
-    from .rigconfig import MissingConfig, load_rig_config
+def _config(path: Path, data: Path, problems: list[str], notices: list[str]) -> str:
+    from .rigconfig import MissingConfig, RigConfig, load_rig_config
 
     try:
-        load_rig_config(path)
+        config = load_rig_config(path)
+        state = f"{path}: ok"
     except MissingConfig:   # not a symbolic link loop nor a FIFO: those are named, as the kiosk does
-        return f"{path}: missing (defaults in use)"
+        config, state = RigConfig(), f"{path}: missing (defaults in use)"
     except GameError as exc:
         problems.append(str(exc))
         return f"{path}: INVALID ({exc})"
-    return f"{path}: ok"
+    notices += _table_game_notices(config, data)
+    if notices:
+        # The kiosk starts, but not quite as the file says: not a problem, and not "ok" either.
+        state += f", adjusted by the kiosk: {'; '.join(notices)}"
+    return state
+
+
+def _table_game_notices(config: RigConfig, data: Path) -> list[str]:
+    """What the kiosk would say about ``[kiosk] game`` and ``players`` at its start (a game
+    that is not there, that the seats cannot play, or players it adjusts, e.g. "duel" with
+    players = 8 races 2): the kiosk's own sentences, with staff's menu choices over the file.
+    The seats wired are not known here, so a preset is checked against its own rules."""
+    from .cmd_kiosk import _with_staff_changes
+    from .kiosk import TableGame, load_table_presets
+    from .rigconfig import CHEATING_MOTH
+
+    notes: list[str] = []
+    config = _with_staff_changes(config, data, notes)
+    if config.game == CHEATING_MOTH:
+        return notes
+    found = load_table_presets(data)
+    preset = next((p for p in found.presets if p.id == config.game), None)
+    if preset is None or preset.id == CHEATING_MOTH:
+        ids = ", ".join([CHEATING_MOTH, *(p.id for p in found.presets if p.id != CHEATING_MOTH)])
+        return [*notes, f"table game {config.game!r} is not a race preset on this rig: the kiosk runs "
+                        f"Cheating Moth; use one of {ids} in [kiosk] game"]
+    adjusted = TableGame(preset.id, preset, preset.max_players).players_note(config.game_players)
+    return [*notes, *([adjusted] if adjusted is not None else [])]
 
 
 def _game_log(path: Path, problems: list[str]) -> str:

@@ -34,6 +34,16 @@ def count_arg(text: str) -> int:
     return n
 
 
+def folder_arg(text: str) -> str:
+    """argparse type for a folder the command writes into (``--data``): an empty name (or only
+    spaces) is refused; ``Path("")`` is the current folder, where a kiosk would then write its
+    logs and leaderboard wherever it was started."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder: name one, e.g. /var/lib/cheating-moth "
+                                         "(use . for the current folder)")
+    return text
+
+
 #: Seeds every command takes: what a chosen seed is drawn from (``randrange(2**32)``), so a
 #: seed printed by one command can be given to any other, and folders named after a seed
 #: (``seed-N``) never read ``seed--5``.
