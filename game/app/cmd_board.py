@@ -41,7 +41,7 @@ PINS_FILE = "board_pins.py"  # written from the pin map, copied before hw_rp2.py
 DEFAULT_SIM_LINK = "/tmp/cheating-moth-board"
 MS = 1_000_000
 TIME_SCALE_HELP = ("wall seconds allowed per board second for every wait on the board, for a board slower "
-                   "than real time (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
+                   "than real time, 0.01 to 1000 (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..codec import dumps
 from ..i18n import LANGUAGES
-from .options import SEED_MAX, add_config, fail, new_seed, players_arg, resume_clash, rules_from_args, seed_arg
+from .options import (
+    SEED_MAX, add_config, check_output, fail, new_seed, players_arg, resume_clash, rules_from_args, seed_arg,
+)
 
 if TYPE_CHECKING:
     from ..controller import TableSettings
@@ -186,6 +188,8 @@ def _check_options(args: argparse.Namespace, headless: bool) -> None:
     if headless and args.fullscreen:
         fail("--fullscreen needs a display: drop --fullscreen or --headless"
              if args.headless else "--fullscreen needs a display and none was found: drop --fullscreen")
+    if args.log:
+        check_output("--log", args.log, "give --log a new file name or a log to replace")
 
 
 def _check_table_options(args: argparse.Namespace, detected: Detected | None) -> None:

@@ -34,7 +34,8 @@ from ..judge import (
 )
 from ..judge_file import result_to_json
 from ..race import RaceKind
-from .options import SEED_MAX, fail, new_seed, seed_arg
+from .options import SEED_MAX, check_output, fail, new_seed, seed_arg
+from .writefile import replace_file
 
 from firmware_host.boardlink.rig import DEFAULT_PATIENCE_S, PATIENCE_RANGE_S
 
@@ -324,7 +325,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"with --input gpio or board, how long the LEDs show the verdict (default {SHOW_MS})")
     parser.add_argument("--board-time-scale", metavar="X", default=None,
                         help="with --input board, wall seconds allowed per board second for every wait on the "
-                             "board (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
+                             "board, 0.01 to 1000 (default $CHEATING_MOTH_BOARD_TIME_SCALE, else 1)")
     parser.add_argument("--board-patience-s", metavar="S", default=None,
                         help=f"with --input board, how long an unplugged or restarting board has to come back "
                              f"before the race is given up, in board seconds (default {DEFAULT_PATIENCE_S:g})")
@@ -346,10 +347,10 @@ def run(args: argparse.Namespace) -> int:
     show_ms = SHOW_MS if args.show_ms is None else args.show_ms
     if not 0 <= show_ms <= 60_000:
         fail(f"--show-ms {show_ms} is not valid: use 0 to 60000")
-    if args.record and not Path(args.record).parent.is_dir():
-        # Refused before the race: a race on the wired table is not lost to a typo in a path.
-        fail(f"--record {args.record!r} cannot be written: the folder {str(Path(args.record).parent)!r} "
-             "does not exist; give a file in a folder that exists")
+    if args.record:
+        # Refused before the race: a race on the wired table is not lost to a typo in a path,
+        # nor does writing it wait forever on a FIFO or follow a link.
+        check_output("--record", args.record, "give --record a new file name or a record to replace")
     if args.pins is not None and args.input != "gpio":
         fail("--pins is only for --input gpio: drop it or use --input gpio")
     if args.port is not None and args.input != "board":
@@ -545,7 +546,8 @@ def _write_record(path: Path, done: RaceRun) -> None:
         ],
     }
     try:
-        path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
+        replace_file(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), "the --record file",
+                     "give --record a new file name or a record to replace")
+    except OSError as exc:   # BadTarget too: something put there during the race
         why = exc.strerror or exc
         fail(f"--record {str(path)!r} cannot be written ({why}): pick a writable file", status=1)

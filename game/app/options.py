@@ -100,6 +100,20 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         fail(str(exc))
 
 
+def check_output(option: str, path: str, instead: str) -> None:
+    """An output file named on the command line (``--log``, ``--record``), looked at before
+    anything runs: a FIFO (writing would wait forever for a reader), a device, a folder, a
+    symbolic link or a missing folder is one line, exit 2 (game/app/writefile.py)."""
+    from .writefile import BadTarget, check_target
+
+    try:
+        check_target(path, f"the {option} file", instead)
+    except BadTarget as exc:
+        fail(f"{option}: {exc}")
+    except OSError as exc:
+        fail(f"{option} {path!r} cannot be written ({exc.strerror or exc}): {instead}")
+
+
 def fail(message: str, status: int = 2) -> NoReturn:
     """Print one line to stderr and exit: how every subcommand reports bad input."""
     print(f"cheating-moth: {message}", file=sys.stderr)

@@ -79,10 +79,10 @@ def _check_folder(folder: Path, what: str, instead: str) -> None:
     try:
         info = os.stat(folder)
     except (FileNotFoundError, NotADirectoryError):
-        raise BadTarget(f"the folder {label(folder)} for {what} does not exist (it is not created for you): "
-                        f"create it first, or {instead}") from None
+        raise BadTarget(f"{what} cannot be written in {label(folder)}, a folder that does not exist (it is "
+                        f"not created for you): create it first, or {instead}") from None
     if not stat.S_ISDIR(info.st_mode):
-        raise BadTarget(f"{label(folder)}, where {what} would go, is not a folder: {instead}")
+        raise BadTarget(f"{what} cannot be written in {label(folder)}, which is not a folder: {instead}")
 
 
 def replace_file(path: str | Path, data: bytes, what: str, instead: str, *,

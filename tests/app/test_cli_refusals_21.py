@@ -85,7 +85,7 @@ def test_staff_pin_refuses_a_missing_folder_naming_it_and_does_not_create_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "etc" / "cheating-moth" / "staff-pin.toml"
     err = refused(staff_pin(path), capsys)
-    assert f"the folder {label(path.parent)} for the staff PIN file does not exist" in err
+    assert f"the staff PIN file cannot be written in {label(path.parent)}, a folder that does not exist" in err
     assert "create it first" in err and not (tmp_path / "etc").exists()
 
 
@@ -169,7 +169,7 @@ def test_referee_report_refuses_a_symbolic_link_and_a_missing_folder(
     assert "is a symbolic link" in refused(referee_duel(tmp_path, link), capsys)
     assert link.is_symlink() and kept.read_text() == "<p>last week's</p>"
     missing = tmp_path / "nope" / "report.html"
-    assert f"the folder {label(missing.parent)} for the report does not exist" in refused(
+    assert f"the report cannot be written in {label(missing.parent)}, a folder that does not exist" in refused(
         referee_duel(tmp_path, missing), capsys)
     assert not missing.parent.exists()
 
@@ -181,6 +181,32 @@ def test_referee_report_replaces_a_regular_file(tmp_path: Path, capsys: pytest.C
     capsys.readouterr()
     assert report.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
     assert sorted(listing(tmp_path)) == ["report.html", "shots"]
+
+
+# -- the same for race --record and play --log ----------------------------------------------------
+
+@pytest.mark.parametrize("argv, option", [
+    (["race", "--input", "sim", "--players", "3", "--seed", "1", "--record"], "--record"),
+    (["play", "--input", "sim", "--headless", "--seed", "1", "--log"], "--log"),
+])
+def test_race_record_and_play_log_refuse_a_fifo_and_a_symbolic_link(
+        argv: list[str], option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "out.json"
+    os.mkfifo(fifo)
+    # A reader holds the FIFO open so that, were it written to, the write would not wait forever.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        err = refused([*argv, str(fifo)], capsys)
+    finally:
+        os.close(reader)
+    assert f"{option}: the {option} file {label(fifo)} is a FIFO (named pipe), not a file, and is left as it is" in err
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(kept)
+    assert "is a symbolic link" in refused([*argv, str(link)], capsys)
+    assert kept.read_text() == "{}" and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json", "link.json", "out.json"]
 
 
 # -- 3. the board time scale --------------------------------------------------------------------
