@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import BadTableLog, GameError
-from .options import count_arg, folder_arg, seed_arg
+from .options import count_arg, file_arg, folder_arg, seed_arg
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -57,7 +57,7 @@ log = logging.getLogger("cheating-moth")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE", default="/etc/cheating-moth/config.toml",
+    parser.add_argument("--config", metavar="FILE", type=file_arg, default="/etc/cheating-moth/config.toml",
                         help="the café's config file (default /etc/cheating-moth/config.toml); the "
                              "staff PIN is read from staff-pin.toml beside it")
     parser.add_argument("--data", metavar="DIR", type=folder_arg, default="/var/lib/cheating-moth",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import GameError
 from ..staff import PIN_DIGITS, RECOMMENDED_DIGITS, VALID_PIN, check_pin_format
-from .options import fail
+from .options import fail, file_arg
 from .pinfile import DEFAULT_PATH, SERVICE_GROUP, check_pin_target, write_pin_file
 
 HELP = "set the staff menu's PIN (writes a hash to /etc/cheating-moth/staff-pin.toml)"
@@ -24,7 +24,7 @@ _DIGITS = f"{PIN_DIGITS[0]} to {PIN_DIGITS[1]} digits, {RECOMMENDED_DIGITS} reco
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pin", help=f"the PIN: {VALID_PIN}; asked for when not given (safer: "
                                       "a PIN on the command line is seen by other users)")
-    parser.add_argument("--file", metavar="FILE", default=str(DEFAULT_PATH),
+    parser.add_argument("--file", metavar="FILE", type=file_arg, default=str(DEFAULT_PATH),
                         help=f"the PIN file (default {DEFAULT_PATH}: beside the kiosk's config file)")
     parser.add_argument("--group", default=SERVICE_GROUP,
                         help=f"run as root: the group that may read the file (default {SERVICE_GROUP})")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from .options import folder_arg
+from .options import file_arg, folder_arg
 
 if TYPE_CHECKING:
     from .rigconfig import RigConfig
@@ -22,7 +22,7 @@ HELP = "print the rig's version, input backend, config, game in progress, last g
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE", default="/etc/cheating-moth/config.toml")
+    parser.add_argument("--config", metavar="FILE", type=file_arg, default="/etc/cheating-moth/config.toml")
     parser.add_argument("--data", metavar="DIR", type=folder_arg, default="/var/lib/cheating-moth")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 

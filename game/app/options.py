@@ -44,6 +44,15 @@ def folder_arg(text: str) -> str:
     return text
 
 
+def file_arg(text: str) -> str:
+    """argparse type for a file name (``--config``, ``--file``): an empty name is refused rather
+    than read as the current folder (or, for the kiosk, as a missing config run on defaults)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a file name: name one, e.g. "
+                                         "/etc/cheating-moth/config.toml")
+    return text
+
+
 #: Seeds every command takes: what a chosen seed is drawn from (``randrange(2**32)``), so a
 #: seed printed by one command can be given to any other, and folders named after a seed
 #: (``seed-N``) never read ``seed--5``.

@@ -246,6 +246,9 @@ def test_board_link_refuses_a_huge_scale_itself() -> None:
     (["kiosk", "--input", "sim", "--data", ""], "argument --data: '' is not a folder: name one"),
     (["kiosk", "--input", "sim", "--data", "  "], "argument --data: '  ' is not a folder: name one"),
     (["status", "--data", ""], "argument --data: '' is not a folder: name one"),
+    (["status", "--config", ""], "argument --config: '' is not a file name: name one"),
+    (["kiosk", "--input", "sim", "--config", ""], "argument --config: '' is not a file name: name one"),
+    (["staff-pin", "--pin", PIN, "--file", ""], "argument --file: '' is not a file name: name one"),
     (["board", "test", "--show-ms", "-5", "--port", "/nonexistent-board"], "--show-ms -5 is not valid: use 0 to 60000"),
     (["board", "test", "--players", "0", "--port", "/nonexistent-board"], "--players 0 is not valid"),
     (["board", "test", "--seed", "-1"], "seed -1 is out of range"),
@@ -262,7 +265,7 @@ def test_bad_counts_and_folders_are_refused_in_one_line(
     monkeypatch.chdir(tmp_path)
     if argv[0] == "kiosk" and "--data" not in argv:
         argv = [*argv, "--data", str(tmp_path / "data")]
-    if argv[0] in ("kiosk", "status"):
+    if argv[0] in ("kiosk", "status") and "--config" not in argv:
         argv = [*argv, "--config", str(tmp_path / "none.toml")]
     assert says in refused(argv, capsys)
     assert list(tmp_path.iterdir()) == []         # nothing written, here or in a --data folder
