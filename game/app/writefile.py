@@ -98,14 +98,17 @@ def replace_file(path: str | Path, data: bytes, what: str, instead: str, *,
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(tmp, flags, 0o666 if mode is None else 0o600)
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
+        try:
+            left = memoryview(data)
+            while left:     # os.write, not a buffered file: a full disk is said here, not at close
+                left = left[os.write(fd, left):]
             if gid != -1:
-                os.fchown(out.fileno(), -1, gid)
+                os.fchown(fd, -1, gid)
             if mode is not None:
-                os.fchmod(out.fileno(), mode)   # widened only now that the group is right
-            os.fsync(out.fileno())
+                os.fchmod(fd, mode)   # widened only now that the group is right
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         # Looked at again just before the rename: something put there meanwhile is not replaced.
         check_target(target, what, instead)
         os.replace(tmp, target)

@@ -143,6 +143,23 @@ def test_a_name_taken_between_the_check_and_the_rename_is_not_replaced(
     assert stat.S_ISFIFO(path.lstat().st_mode) and list(listing(tmp_path)) == ["out.html"]
 
 
+def test_a_full_disk_while_writing_leaves_the_old_file_and_no_temporary_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    path = tmp_path / "staff-pin.toml"
+    write_pin_file(path, "135791", iterations=FAST, group=MY_GROUP)
+    before = path.read_bytes()
+
+    def full(fd: int, data: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(OSError, match="No space left on device"):
+        write_pin_file(path, PIN, iterations=FAST, group=MY_GROUP)
+    assert path.read_bytes() == before and list(listing(tmp_path)) == ["staff-pin.toml"]
+
+
 # -- 2. referee --report ------------------------------------------------------------------------
 
 def referee_duel(tmp_path: Path, report: Path) -> list[str]:
