@@ -38,10 +38,11 @@ class BadTarget(GameError, OSError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
+        self.message = message
         self.strerror = message
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.message
 
 
 def check_target(path: str | Path, what: str, instead: str) -> os.stat_result | None:
