@@ -57,6 +57,16 @@ def test_staff_pin_refuses_a_fifo_and_leaves_it_a_fifo(tmp_path: Path, capsys: p
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and listing(tmp_path) == {"staff-pin.toml": (stat.S_IFIFO, 0)}
 
 
+def test_staff_pin_says_the_refusal_before_asking_for_the_pin(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    stdin = io.StringIO(PIN + "\n")
+    monkeypatch.setattr("sys.stdin", stdin)
+    err = refused(["staff-pin", "--file", str(tmp_path / "no" / "staff-pin.toml"), "--group", MY_GROUP], capsys)
+    assert "a folder that does not exist" in err and stdin.tell() == 0      # the PIN was not read
+
+
 def test_staff_pin_refuses_a_symbolic_link_naming_it_and_its_target_is_untouched(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "real.toml"
