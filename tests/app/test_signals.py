@@ -203,8 +203,10 @@ def test_staff_pin_reads_a_piped_pin(cleanup: list[Cmd], tmp_path: Path) -> None
     assert 'hash = "' in pin_file.read_text()
 
 
-def test_staff_pin_with_nothing_on_stdin_is_one_line() -> None:
-    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "staff-pin"], input="", text=True,
+def test_staff_pin_with_nothing_on_stdin_is_one_line(tmp_path: Path) -> None:
+    # A file in a folder that exists: staff-pin checks where it will write before it reads the PIN.
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "staff-pin", "--file", str(tmp_path / "pin.toml")],
+                          input="", text=True,
                           capture_output=True, cwd=REPO, env=ENV, timeout=TIMEOUT_S, start_new_session=True)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("cheating-moth: no PIN on stdin"), proc.stderr

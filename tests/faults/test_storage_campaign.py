@@ -26,9 +26,7 @@ at every single write of the game (about 3,300 games: tens of minutes)."""
 from __future__ import annotations
 
 import errno
-import logging
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,22 +37,6 @@ from storage_faults import CAN_FAIL, Disk, Op, injected
 FAULTS = (errno.ENOSPC, errno.EROFS, errno.EIO)
 #: Steps played while the card fails, before it works again.
 FAILING_STEPS = 3
-
-
-@pytest.fixture(scope="module")
-def ram() -> Iterator[Path]:
-    """A folder in RAM when there is one: every step fsyncs, and the code is the same."""
-    import shutil
-    import tempfile
-
-    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    folder = Path(tempfile.mkdtemp(prefix="storage-faults-", dir=base))
-    logging.disable(logging.CRITICAL)
-    try:
-        yield folder
-    finally:
-        logging.disable(logging.NOTSET)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,8 @@ file -- with the trouble on screen ("staff, check the SD card"), and the table p
 from __future__ import annotations
 
 import errno
-import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,15 +17,6 @@ from game.app import cmd_kiosk
 from game.app.cli import build_parser
 from game.controller import inputs as console
 from game.i18n.lookup import render
-
-
-@pytest.fixture(autouse=True)
-def quiet() -> Iterator[None]:
-    logging.disable(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logging.disable(logging.NOTSET)
 
 
 def game_in_progress(data: Path, steps: int = 20) -> None:

@@ -6,7 +6,6 @@ notice that says so (it used to say "Resumed after N steps" and fail at the next
 from __future__ import annotations
 
 import errno
-import logging
 import os
 from pathlib import Path
 

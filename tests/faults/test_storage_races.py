@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import errno
 import json
-import logging
 import shutil
 import sqlite3
 import traceback
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,21 +94,6 @@ def logged(folder: Path) -> list[list[dict[str, Any]]]:
             assert json.loads(body)["step"] == n
         found.append(inputs)
     return found
-
-
-@pytest.fixture(scope="module")
-def ram() -> Iterator[Path]:
-    import os
-    import tempfile
-
-    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    folder = Path(tempfile.mkdtemp(prefix="race-faults-", dir=base))
-    logging.disable(logging.CRITICAL)
-    try:
-        yield folder
-    finally:
-        logging.disable(logging.NOTSET)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.soak

@@ -6,14 +6,12 @@ a torn row dropped) is owed, and written before any new step once the card takes
 from __future__ import annotations
 
 import errno
-import logging
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from datetime import datetime
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +25,6 @@ from game.controller.resume import resume
 from game.sim.presses import resume_script
 
 LOST = "lost its last"
-
-
-@pytest.fixture(autouse=True)
-def quiet() -> Iterator[None]:
-    logging.disable(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logging.disable(logging.NOTSET)
 
 
 def killed_with_mirror_ahead(path: Path, steps: int, ahead: int) -> list[Input]:

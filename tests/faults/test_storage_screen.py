@@ -5,8 +5,6 @@ every language; then that it is written again (or how many steps were lost)."""
 from __future__ import annotations
 
 import errno
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,15 +15,6 @@ from game.app.cmd_kiosk import _script_for
 from game.app.ui.state import NOTICE_NS
 from game.i18n import LANGUAGES
 from game.i18n.lookup import text
-
-
-@pytest.fixture(autouse=True)
-def quiet() -> Iterator[None]:
-    logging.disable(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logging.disable(logging.NOTSET)
 
 
 def keys(app: object) -> list[str]:
