@@ -1,7 +1,7 @@
 """Defect 2 of issue 11: a board that restarts or is replugged during a live race.
 
 The real firmware main loop runs under MicroPython (unix port) on the fake hardware layer behind
-a pty (SimBoard). In each of 100 seeded trials a race is armed, then the board is unplugged and
+a pty (SimBoard). In each of 100 seeded trials (40 outside the soak) a race is armed, then the board is unplugged and
 plugged in again, or reset under the open port (a new process on the same pty: a new boot id and
 a clock from zero), at a chosen moment: after arming, after GO, or after the first press. The
 voided race is run again on the new board with chosen press offsets, and its verdict must follow
@@ -27,6 +27,7 @@ from game.app.cmd_race import BoardInput, RaceRun, RaceSettings, run_race
 from game.inputs import Press, Release
 from game.judge import Status
 from game.race import RaceKind
+from sizes import size
 
 MS = 1_000_000
 # Waits that only catch a hang: the simulated board is a process of its own that a loaded machine
@@ -34,7 +35,7 @@ MS = 1_000_000
 # time times a generous time scale and no limit measures the machine's speed (issue 21).
 SCALE = 24.0
 WAIT_S = 10.0 * SCALE
-TRIALS = 100
+TRIALS = size(40, 100)   # 100 in the soak (tests/sizes.py)
 SEATS = (0, 1, 2)  # a slap at a 4-seat table, seat 3 laid the card
 # Shorter than the old board's age at each fault, as in a real game (a board up for minutes): the
 # old code's clock was then past the re-run's deadline at once, and it decided with no presses.
@@ -91,7 +92,8 @@ def rerun(rig: BoardRig, sim: SimBoard, rng: random.Random) -> tuple[dict[int, i
     return offsets, run_race(BoardInput(rig, 4, 0.0), race, lambda message: None)
 
 
-def test_100_unplugs_and_resets_during_live_races_rerun_on_the_new_clock(rig: BoardRig, sim: SimBoard) -> None:
+@pytest.mark.soak
+def test_unplugs_and_resets_during_live_races_rerun_on_the_new_clock(rig: BoardRig, sim: SimBoard) -> None:
     rng = random.Random(20261201)
     kinds = ["unplug", "reboot"] * (TRIALS // 2)
     rng.shuffle(kinds)
@@ -131,6 +133,6 @@ def test_100_unplugs_and_resets_during_live_races_rerun_on_the_new_clock(rig: Bo
             assert isinstance(next_event(rig), Release)
     c = rig.counters
     assert verdicts == TRIALS
-    assert len(seen) == 6 and min(seen.values()) >= 10  # every kind of fault at every moment
+    assert len(seen) == 6 and min(seen.values()) >= size(2, 10)  # every kind of fault at every moment
     assert c.board_restarts == TRIALS and c.disconnects == TRIALS // 2
     assert c.stamp_faults == 0 and c.protocol_errors == 0
