@@ -5,8 +5,14 @@ of a finished game are the kiosk's own; a :class:`~storage_faults.Disk` may fail
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -174,3 +180,36 @@ def board_keys(data: Path) -> list[str]:
         return []
     finally:
         db.close()
+
+
+def kiosk_in_read_only_folder(tmp_path: Path, prepare: Callable[[Path], None]) -> subprocess.CompletedProcess[str]:
+    """``kiosk --input sim`` for real, no injection, on a data folder of mode 0555 that
+    ``prepare`` filled first. Root may write anywhere, so when the suite runs as root the kiosk
+    runs as ``nobody`` (setpriv), in a folder under /tmp that nobody may enter."""
+    import pytest
+
+    repo = Path(__file__).resolve().parents[2]
+    prefix: list[str] = []
+    folder = tmp_path
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("as root every folder is writable, and setpriv is missing to run as nobody")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        folder = Path(tempfile.mkdtemp(prefix="read-only-data-", dir="/tmp"))
+        folder.chmod(0o755)
+    data = folder / "data"
+    data.mkdir(exist_ok=True)
+    prepare(data)
+    if prefix:
+        for part in (data, *data.rglob("*")):
+            os.chown(part, 65534, 65534)
+    data.chmod(0o555)
+    try:
+        return subprocess.run([*prefix, sys.executable, "-m", "game.app.cli", "kiosk", "--input", "sim", "--data",
+                               str(data), "--config", str(folder / "none.toml"), "--players", "3", "--seed", "8",
+                               "--draw-every", "1000"], cwd=repo, capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "PYTHONPATH": str(repo), "PYTHONDONTWRITEBYTECODE": "1"})
+    finally:
+        data.chmod(0o755)
+        if prefix:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -5,11 +5,11 @@ file -- with the trouble on screen ("staff, check the SD card"), and the table p
 from __future__ import annotations
 
 import errno
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from kiosk_play import kiosk_in_read_only_folder
 from kiosk_play import start as start_played
 from storage_faults import Disk, injected
 
@@ -115,32 +115,7 @@ def test_the_kiosk_plays_a_whole_game_in_a_data_folder_it_may_not_write(tmp_path
     """For real, no injection: ``kiosk --input sim`` on a folder of mode 0555 (as ``nobody``
     when the suite runs as root, who may write anywhere) plays its game to the end from memory
     and says so, without a traceback."""
-    import shutil
-    import subprocess
-    import sys
-    import tempfile
-
-    repo = Path(__file__).resolve().parents[2]
-    prefix: list[str] = []
-    folder = tmp_path
-    if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip("as root every folder is writable, and setpriv is missing to run as nobody")
-        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-        folder = Path(tempfile.mkdtemp(prefix="read-only-data-", dir="/tmp"))
-        folder.chmod(0o755)
-    data = folder / "data"
-    data.mkdir()
-    data.chmod(0o555)
-    try:
-        done = subprocess.run([*prefix, sys.executable, "-m", "game.app.cli", "kiosk", "--input", "sim", "--data",
-                               str(data), "--config", str(folder / "none.toml"), "--players", "3", "--seed", "8",
-                               "--draw-every", "1000"], cwd=repo, capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "PYTHONPATH": str(repo), "PYTHONDONTWRITEBYTECODE": "1"})
-    finally:
-        data.chmod(0o755)
-        if prefix:
-            shutil.rmtree(folder, ignore_errors=True)
+    done = kiosk_in_read_only_folder(tmp_path, lambda data: None)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     assert "check the SD card" in done.stdout and "Final standings" in done.stdout

@@ -8,13 +8,11 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from kiosk_play import kiosk_in_read_only_folder
 from storage_faults import Disk, injected
 from test_storage_folders import first_frame, game_in_progress
 from test_storage_logs import SEED, SETTINGS, Game, reopened
@@ -110,31 +108,11 @@ def test_the_kiosk_resumes_its_game_on_a_full_or_read_only_card_and_says_the_los
 def test_the_kiosk_resumes_its_game_in_a_real_read_only_folder(tmp_path: Path) -> None:
     """For real, no injection: a game in progress in a folder of mode 0555, the kiosk run as
     ``nobody`` (root may write anywhere): the game is resumed, its loss said, no new game."""
-    repo = Path(__file__).resolve().parents[2]
-    prefix: list[str] = []
-    folder = tmp_path
-    if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip("as root every folder is writable, and setpriv is missing to run as nobody")
-        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-        folder = Path(tempfile.mkdtemp(prefix="read-only-resume-", dir="/tmp"))
-        folder.chmod(0o755)
-    data = folder / "data"
-    game_in_progress(data, 20)
-    mirror_ahead(data / "table.db", 2)
-    for part in (data, *data.rglob("*")):
-        if prefix:
-            os.chown(part, 65534, 65534)
-    data.chmod(0o555)
-    try:
-        done = subprocess.run([*prefix, sys.executable, "-m", "game.app.cli", "kiosk", "--input", "sim", "--data",
-                               str(data), "--config", str(folder / "none.toml"), "--players", "3", "--seed", "8",
-                               "--draw-every", "1000"], cwd=repo, capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "PYTHONPATH": str(repo), "PYTHONDONTWRITEBYTECODE": "1"})
-    finally:
-        data.chmod(0o755)
-        if prefix:
-            shutil.rmtree(folder, ignore_errors=True)
+    def prepare(data: Path) -> None:
+        game_in_progress(data, 20)
+        mirror_ahead(data / "table.db", 2)
+
+    done = kiosk_in_read_only_folder(tmp_path, prepare)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     out = done.stdout
