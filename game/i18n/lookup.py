@@ -40,6 +40,8 @@ def text(lang: str, key: str, **params: str | int) -> str:
     # Korean particles follow the word filled in: "{number}을(를)" becomes "4를", "Dan을".
     if lang == "ko":
         return resolve_particles(filled)
+    # Figures and units are bound at the screen (Painter.text typesets all it draws); a
+    # sentence printed in the terminal keeps ordinary spaces.
     return french(filled) if lang == "fr" else filled
 
 

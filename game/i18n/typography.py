@@ -1,10 +1,16 @@
-"""French typography: a no-break space before « : ; ! ? » and inside « ».
+"""Typography: the last step every shown string takes, catalog entries and strings built in code
+alike (``Painter.text`` calls :func:`typeset` on whatever it draws; :func:`game.i18n.lookup.text`
+on every catalog entry it fills in). Idempotent: typesetting typeset text changes nothing.
 
-French sets a space before two-part punctuation and inside guillemets, and that space must
-never break: a line that starts with ":" or "!" reads as a mistake. The catalog is written with
-ordinary spaces (easy to type and review); :func:`french` makes them no-break after the catalog
-entry is filled in, so player names and figures get the same treatment. The screen's wrapper
-breaks lines only at ordinary spaces, and the font draws the no-break space as a space.
+- **No figure split from its unit or its label.** "201,650 ms", "+400.125 µs", "3 s" and
+  "Pioche : 29" keep a no-break space between the number and its unit, and between a label's
+  colon and the figure after it; the screen's wrapper breaks lines only at ordinary spaces.
+- **French** sets a narrow no-break space before ``; ! ?`` and a no-break space before ``:``,
+  after ``«`` and before ``»`` (Imprimerie nationale usage): a line that starts with ":" or "!"
+  reads as a mistake. The catalog is written with ordinary spaces (easy to type and review), and
+  a space the writer forgot is added ("Gardien: Bea" -> "Gardien : Bea").
+
+The font draws a no-break space as a space and a narrow one as a thin space (see fonts.py).
 """
 
 from __future__ import annotations
@@ -12,10 +18,42 @@ from __future__ import annotations
 import re
 
 NBSP = "\u00a0"
-_BEFORE = re.compile(r" +([:;!?»])")
-_AFTER = re.compile(r"(«) +")
+NNBSP = "\u202f"      # narrow no-break space
+
+#: Units a figure is never separated from.
+UNITS = ("ms", "µs", "ns", "s", "min", "h", "%", "px", "MB", "GB", "kB", "Hz", "°C")
+_FIGURE_UNIT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNITS) + r")(?![\w])")
+_LABEL_FIGURE = re.compile(r"(:) ([+\-−±]?\d)")
+
+_FR_TIGHT = re.compile(r"(?<=[^\s\u00a0\u202f(\[«])([;!?])")   # "Pris!" -> "Pris !"
+_FR_TIGHT_COLON = re.compile(r"(?<=[^\s\u00a0\u202f(\[«\d])(:)(?=\s|$)")  # "Gardien: Bea"
+_FR_BEFORE_NARROW = re.compile(r"[ \u00a0]+([;!?])")
+_FR_BEFORE_COLON = re.compile(r"[ \u202f]+(:)")
+_FR_BEFORE_CLOSE = re.compile(r"[ \u202f]+(»)")
+_FR_AFTER_OPEN = re.compile(r"(«)[ \u202f]+")
+
+
+def keep_figures(text: str) -> str:
+    """``text`` with no-break spaces between a figure and its unit, and after a label's colon
+    before a figure."""
+    return _LABEL_FIGURE.sub(r"\1" + NBSP + r"\2", _FIGURE_UNIT.sub(r"\1" + NBSP + r"\2", text))
 
 
 def french(text: str) -> str:
-    """``text`` with the spaces before ``: ; ! ? »`` and after ``«`` made no-break."""
-    return _AFTER.sub(r"\1" + NBSP, _BEFORE.sub(NBSP + r"\1", text))
+    """``text`` set in French: narrow no-break space before ``; ! ?``, no-break space before
+    ``:`` and inside « », a missing space added. "?!" and "!!" stay together; a URL's or a
+    time's colon ("https://", "12:30") is left alone."""
+    text = _FR_TIGHT.sub(NNBSP + r"\1", text)
+    text = _FR_TIGHT_COLON.sub(NBSP + r"\1", text)
+    text = _FR_BEFORE_NARROW.sub(NNBSP + r"\1", text)
+    text = _FR_BEFORE_COLON.sub(NBSP + r"\1", text)
+    text = _FR_BEFORE_CLOSE.sub(NBSP + r"\1", text)
+    text = _FR_AFTER_OPEN.sub(r"\1" + NBSP, text)
+    # Two marks in a row ("?!", "! ?") belong together: no space between them.
+    return re.sub(r"([;!?])\u202f(?=[!?])", r"\1", text)
+
+
+def typeset(lang: str, text: str) -> str:
+    """``text`` as it is shown in ``lang``."""
+    text = keep_figures(text)
+    return french(text) if lang == "fr" else text
