@@ -9,6 +9,7 @@ by replaying the logged inputs through it and carrying on.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator, Sequence
 
 from ..controller import ScheduleGo, Step, TableSettings, Tick, new_table, step
@@ -23,6 +24,7 @@ from ..engine import (
 from ..inputs import CaughtPress, Go, Press, Release
 from ..variants import Rules
 from .play import simulate_game
+from .reactions import Skill, early_ns, hold_ns, race_reactions, skills
 
 MS = 1_000_000
 #: Where the simulated clock starts: about 17 minutes of "uptime".
@@ -72,7 +74,7 @@ def table_script(players: int, seed: int, settings: TableSettings, t0_ns: int = 
     """Yield the inputs of a whole game whose table started at ``t0_ns``; expects each input's
     Step to be sent back. The players' clock starts with the table's: a table never goes back
     in time, so inputs stamped before its start would land late and miss its windows."""
-    actor = _Actor(settings, t0_ns)
+    actor = _Actor(settings, t0_ns, presses_rng(seed), players)
     for command in game_commands(players, seed, settings.rules):
         actor.produced = []
         yield from actor.act(command)
@@ -80,11 +82,26 @@ def table_script(players: int, seed: int, settings: TableSettings, t0_ns: int = 
             raise ScriptError(f"the table did not {command!r}; it did {actor.produced!r}")
 
 
-class _Actor:
-    """The people at the simulated table: one clock, and what the controller last asked for."""
+def presses_rng(seed: int) -> random.Random:
+    """The generator of a game's press timings: its own stream, from the game's seed, so the bot
+    game's draws (play.py) and hence its decisions stay as they were."""
+    return random.Random(f"cheating-moth presses {seed}")
 
-    def __init__(self, settings: TableSettings, t0_ns: int = T0_NS) -> None:
+
+def min_gap_ns(settings: TableSettings) -> int:
+    """The closest two of the script's presses come: over the adapter's resolution, under which
+    the judge would call them a tie the bot game did not have."""
+    return settings.resolution_ns + settings.resolution_ns // 5 + 1
+
+
+class _Actor:
+    """The people at the simulated table: one clock, how quick each is, and what the controller
+    last asked for."""
+
+    def __init__(self, settings: TableSettings, t0_ns: int, rng: random.Random, players: int) -> None:
         self.s = settings
+        self.rng = rng
+        self.skills: tuple[Skill, ...] = skills(rng, players)
         self.t_ns = t0_ns
         self.go_t_ns: int | None = None     # GO time of the race the controller armed last
         self.armed_t_ns = t0_ns
@@ -143,19 +160,24 @@ class _Actor:
             raise ScriptError(f"no table action for {command!r}")
 
     def race(self, command: DecideRace) -> Acting:
-        """False starters jump before GO; the others press in the bot game's order after it."""
-        s = self.s
+        """False starters jump before GO; the others press after it in the bot game's order, at
+        times drawn from their skills (reactions.py)."""
+        s, rng = self.s, self.rng
         go_t = self.go_t_ns
         if go_t is None:
             raise ScriptError(f"{command!r} but the controller never scheduled GO")
         self.go_t_ns = None
         edges: list[Press | Release] = []
-        for i, player in enumerate(command.false_starts):
-            t = self.armed_t_ns + (100 + 10 * i) * MS  # after arming, before GO
-            edges += [Press(player, t, s.clock), Release(player, t + 100 * MS, s.clock)]
-        for i, player in enumerate(command.ranking):
-            t = go_t + (180 + 40 * i) * MS
-            edges += [Press(player, t, s.clock), Release(player, t + 90 * MS, s.clock)]
+        room = go_t - self.armed_t_ns - MS   # a press at the very moment of arming would be stale
+        for player in command.false_starts:
+            # After arming, before GO, and let go before GO (a slapper slaps again after it).
+            t = go_t - early_ns(rng, room)
+            edges += [Press(player, t, s.clock), Release(player, t + hold_ns(rng, go_t - t - 1), s.clock)]
+        reactions = race_reactions(rng, [self.skills[p] for p in command.ranking],
+                                   deciding_first=command.winner is not None, min_gap_ns=min_gap_ns(s))
+        for player, reaction in zip(command.ranking, reactions):
+            t = go_t + reaction
+            edges += [Press(player, t, s.clock), Release(player, t + hold_ns(rng), s.clock)]
         edges.sort(key=lambda e: e.t_ns)
         for edge in (e for e in edges if e.t_ns < go_t):
             yield from self.feed(edge)
