@@ -28,8 +28,19 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return err
 
 
-def standings(out: str) -> str:
-    return out[out.index("place  seat"):]
+def standings(out: str) -> list[tuple[str, ...]]:
+    """The standings' figures, best first: place, points, moths and each round's points. The
+    demo's table names each player and their seat; the table's and replay's give the player's
+    index: the figures are the same game's either way."""
+    lines = out[out.index("place  "):].splitlines()
+    named = lines[0].startswith("place  player")
+    rows = []
+    for cells in (line.split() for line in lines[1:]):
+        if not cells or not cells[0].isdigit():
+            break
+        rows.append((cells[0], *cells[3 if named else 2:]))
+    assert rows
+    return rows
 
 
 # -- --db in the headless demo ------------------------------------------------------------------
