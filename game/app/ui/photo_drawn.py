@@ -83,5 +83,9 @@ def put(p: Painter, drawn: Sheet, role: str, content: str, box: pygame.Rect, px:
         box = pygame.Rect(x, box.y, w, box.height)
         px = size / p.scale
     covered = p.text(shown, box, px, colour, align=align, valign=valign, wrap=False)
+    if fits:
+        # The Painter moves ink that reaches past its line (µ's tail in the Korean font) into
+        # the box and reports the line's rectangle with it; what fits covers its box at most.
+        covered = covered.clip(box)
     drawn.texts.append((role, shown, r4(covered)))
     return covered

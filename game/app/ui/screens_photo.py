@@ -11,6 +11,7 @@ rectangles, so a press marker cannot cover a time (it did when the times sat ove
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -97,7 +98,7 @@ def photo_finish(p: Painter, racers: Racers, box: pygame.Rect, result: RaceResul
         # Few racers: the rows (and the lanes level with them) sit in the middle, not at the top.
         rows_box.y += (rows_box.height - row_h * n) // 2
     rows = [pygame.Rect(rows_box.x, rows_box.y + i * row_h, rows_box.width, row_h) for i in range(n)]
-    cols = _columns(p, board, rows[0], [_reading(p, e)[0] for e in board.entries])
+    cols = _columns(p, board, kind, rows[0], [_reading(p, e)[0] for e in board.entries], names)
     for entry, name, seat, row in zip(board.entries, names, seats, rows):
         _row(p, drawn, kind, entry, name, seat, row, cols)
     if board.pair is not None:
@@ -137,28 +138,113 @@ def photo_finish(p: Painter, racers: Racers, box: pygame.Rect, result: RaceResul
 
 @dataclass(frozen=True, slots=True)
 class _Columns:
-    """The board's text sizes (px) and column widths, the same for every row."""
+    """The board's text sizes (px) and column widths, the same for every row; ``shorten``: how
+    many times each false start's badge is cut for room (its time to the µs, to the ms, then
+    the word alone)."""
 
     small: int
     big: int
     top_h: int
     place_w: int
     time_w: int
+    shorten: int = 0
 
 
-def _columns(p: Painter, board: Board, row: pygame.Rect, readings: list[str]) -> _Columns:
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How one row fits without leaving anything out: the badge moved beside the name (a
+    slowest false starter in German: line two has no room for both badges and the gap) and its
+    size, the badges left on line two and that line's size."""
+
+    beside: tuple[_Pill, ...]
+    beside_px: int
+    pills: tuple[_Pill, ...]
+    size: int
+
+
+def _columns(p: Painter, board: Board, kind: RaceKind, row: pygame.Rect, readings: list[str],
+             names: list[str]) -> _Columns:
+    """The sizes every row fits at, every figure whole: the gaps (the deciding one above all),
+    each time and each false start's time. The board is the same in every language; a longer
+    word is made room for, in this order: line two in smaller text and the decisive badge
+    beside the name (in :func:`_plan`), the names and times in smaller text (down to the
+    smallest size), then the false start's time to the whole ms, then its word alone."""
     inner = row.inflate(-2 * p.px(8), -p.px(2))
     # Two lines: name and time as large as the row allows, badges and the gap under them (the
     # smaller line gets its share first, so five racers at 800×480 still read at 20 px).
     small = p.px(_px_for(p, int(inner.height * 0.42), 24))
     top_h = inner.height - p.fonts.line_height(small)
-    big = p.px(_px_for(p, top_h, 40))
+    natural = p.px(_px_for(p, top_h, 40))
     places = [place_text(p, e.place) for e in board.entries if e.place is not None] or [""]
-    place_w = max(p.fonts.size(text, big)[0] for text in places) + p.px(6)
-    # The widest time sets the column, but never more than 40% of the row: at the smallest
-    # size a long reading then shrinks to fit rather than squeezing the names out.
-    time_w = min(max(p.fonts.size(text, big)[0] for text in readings) + p.px(4), int(inner.width * 0.4))
-    return _Columns(small, big, top_h, min(place_w, int(inner.width * 0.16)), time_w)
+
+    def made(big: int, shorten: int) -> _Columns:
+        place_w = max(p.fonts.size(text, big)[0] for text in places) + p.px(6)
+        # The widest time sets the column, but never more than 40% of the row: at the smallest
+        # size a long reading then shrinks to fit rather than squeezing the names out.
+        time_w = min(max(p.fonts.size(text, big)[0] for text in readings) + p.px(4), int(inner.width * 0.4))
+        return _Columns(small, big, top_h, min(place_w, int(inner.width * 0.16)), time_w, shorten)
+
+    # Every figure whole first: names and times in smaller text down to the smallest size
+    # before a false start's time is shortened (to the ms, then the word alone).
+    for shorten in range(3):
+        least = min(natural, p.min_px)
+        big = natural
+        while True:
+            cols = made(big, shorten)
+            if all(_plan(p, kind, e, name, row, cols) is not None for e, name in zip(board.entries, names)):
+                return cols
+            if big <= least:
+                break
+            big = max(least, big - max(1, big // 16))
+    return made(natural, 2)
+
+
+def _boxes(p: Painter, row: pygame.Rect, cols: _Columns) -> tuple[pygame.Rect, ...]:
+    """A row's place, seat bar, name, time and second line."""
+    pad = p.px(8)
+    inner = row.inflate(-2 * pad, -p.px(2))
+    top_h = cols.top_h
+    place_box = pygame.Rect(inner.x, inner.y, cols.place_w, inner.height)
+    bar = pygame.Rect(place_box.right, inner.y + p.px(4), p.px(6), inner.height - p.px(8))
+    name_x = bar.right + pad
+    name_box = pygame.Rect(name_x, inner.y, inner.right - cols.time_w - pad - name_x, top_h)
+    time_box = pygame.Rect(inner.right - cols.time_w, inner.y, cols.time_w, top_h)
+    line2 = pygame.Rect(name_box.x, inner.y + top_h, inner.right - name_box.x, inner.height - top_h)
+    return place_box, bar, name_box, time_box, line2
+
+
+def _plan(p: Painter, kind: RaceKind, entry: Entry, name: str, row: pygame.Rect,
+          cols: _Columns) -> _Plan | None:
+    """How ``entry``'s row fits at ``cols``, every badge and the gap whole; None if it cannot.
+    Line two gets smaller text first; then its first badge goes beside the name (the name at
+    full size if that leaves room, else cut to a third of its box at worst)."""
+    _, _, name_box, _, line2 = _boxes(p, row, cols)
+    pills = [pill.shorter(cols.shorten) for pill in _pills(p, kind, entry)]
+    note = _gap_note(p, entry)
+
+    def line_two(rest: list[_Pill]) -> int | None:
+        for size in range(cols.small, p.min_px - 1, -1):
+            if _line_need(p, entry, rest, size, note) <= line2.width and _pills_fit(p, rest, size, line2.height):
+                return size
+        return None
+
+    size = line_two(pills)
+    if size is not None:
+        return _Plan((), cols.small, tuple(pills), size)
+    # The first badges beside the name (the decisive one first), one more while line two is
+    # still too full.
+    pad = p.px(8)
+    name_w = p.fonts.size(name, cols.big)[0]
+    for k in range(1, len(pills) + 1):
+        rest = line_two(pills[k:])
+        if rest is None:
+            continue
+        for keep in (name_w, min(name_w, name_box.width // 3)):
+            for beside_px in range(cols.small, p.min_px - 1, -1):
+                if name_box.width - sum(_pill_w(p, pill, beside_px) + pad for pill in pills[:k]) >= keep and \
+                    _pills_fit(p, pills[:k], beside_px, name_box.height):
+                    return _Plan(tuple(pills[:k]), beside_px, tuple(pills[k:]), rest)
+    return None
 
 
 def _row(p: Painter, drawn: Sheet, kind: RaceKind, entry: Entry, name: str, seat: int,
@@ -170,39 +256,24 @@ def _row(p: Painter, drawn: Sheet, kind: RaceKind, entry: Entry, name: str, seat
         p.fill(LOSER_ROW if kind is RaceKind.SLAP else WINNER_ROW,
                row.inflate(-p.px(2), -p.px(2)), radius=10)
     pad = p.px(8)
-    inner = row.inflate(-2 * pad, -p.px(2))
-    small, big, top_h = cols.small, cols.big / p.scale, cols.top_h
-    place_box = pygame.Rect(inner.x, inner.y, cols.place_w, inner.height)
-    bar = pygame.Rect(place_box.right, inner.y + p.px(4), p.px(6), inner.height - p.px(8))
-    name_x = bar.right + pad
-    name_box = pygame.Rect(name_x, inner.y, inner.right - cols.time_w - pad - name_x, top_h)
-    time_box = pygame.Rect(inner.right - cols.time_w, inner.y, cols.time_w, top_h)
-    line2 = pygame.Rect(name_box.x, inner.y + top_h, inner.right - name_box.x, inner.height - top_h)
+    big = cols.big / p.scale
+    place_box, bar, name_box, time_box, line2 = _boxes(p, row, cols)
     if entry.place is not None:
         put(p, drawn, "place", place_text(p, entry.place), place_box, big, theme.TEXT, "left")
     pygame.draw.rect(p.surface, colour, bar, border_radius=p.px(3))
-    pills = _pills(p, kind, entry)
-    beside: _Pill | None = None
-    beside_px = small
-    if entry.decisive and pills and _line_need(p, entry, pills, small) > line2.width:
-        # Line two is full (a slowest false starter): "Eva SLOWEST" on the name's line instead,
-        # the name at full size if it leaves room, else cut to a third of its box at worst.
-        name_w = p.fonts.size(name, cols.big)[0]
-        for keep in (name_w, min(name_w, name_box.width // 3)):
-            beside_px = small
-            while beside_px > p.min_px and name_box.width - _pill_w(p, pills[0], beside_px) - pad < keep:
-                beside_px -= 1
-            width = _pill_w(p, pills[0], beside_px) + pad
-            if name_box.width - width >= keep:
-                beside = pills.pop(0)
-                name_box.width -= width
-                break
+    plan = _plan(p, kind, entry, name, row, cols)
+    if plan is None:
+        # No room even at the smallest sizes (a board narrower than any the rig has): line two
+        # at the smallest size, every badge cut to its shortest, the gap still drawn.
+        plan = _Plan((), p.min_px, tuple(pill.shorter(2) for pill in _pills(p, kind, entry)), p.min_px)
+    name_box.width -= sum(_pill_w(p, pill, plan.beside_px) + pad for pill in plan.beside)
     covered = put(p, drawn, "name", name, name_box, big, colour, "left", cut=True)
-    if beside is not None:
-        _draw_pill(p, drawn, entry.player, beside, beside_px, covered.right + pad, name_box.y, top_h)
+    x = covered.right
+    for pill in plan.beside:
+        x = _draw_pill(p, drawn, entry.player, pill, plan.beside_px, x + pad, name_box.y, cols.top_h)
     reading, ink = _reading(p, entry)
     put(p, drawn, "time", reading, time_box, big, ink, "right")
-    _second_line(p, drawn, entry, pills, line2, small)
+    _second_line(p, drawn, entry, list(plan.pills), line2, plan.size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +290,9 @@ class _Pill:
     def text(self) -> str:
         return self.texts[0]
 
-    def shorter(self) -> _Pill:
-        return replace(self, texts=self.texts[1:]) if len(self.texts) > 1 else self
+    def shorter(self, times: int = 1) -> _Pill:
+        """Cut ``times`` times, never past the shortest."""
+        return replace(self, texts=self.texts[min(times, len(self.texts) - 1):])
 
 
 def _pills(p: Painter, kind: RaceKind, entry: Entry) -> list[_Pill]:
@@ -251,10 +323,21 @@ def _pill_w(p: Painter, pill: _Pill, size: int) -> int:
     return p.fonts.size(pill.text, size)[0] + 2 * p.px(6)
 
 
+def _pill_h(p: Painter, pill: _Pill, size: int) -> int:
+    """A badge's height: its line and a margin, or its ink's (an accented capital, "É", reaches
+    above the line)."""
+    return max(p.fonts.line_height(size), p.fonts.reach(pill.text, size).height) + p.px(2)
+
+
+def _pills_fit(p: Painter, pills: Sequence[_Pill], size: int, height: int) -> bool:
+    """Each badge's ink fits a line of ``height`` at ``size``."""
+    return all(p.fonts.reach(pill.text, size).height <= height for pill in pills)
+
+
 def _draw_pill(p: Painter, drawn: Sheet, player: int, pill: _Pill, size: int, x: int, y: int,
                height: int) -> int:
     """A badge at ``x``, centred in the line from ``y`` of ``height``; returns its right end."""
-    pill_h = min(height, p.fonts.line_height(size) + p.px(2))
+    pill_h = min(height, _pill_h(p, pill, size))
     box = pygame.Rect(x, y + (height - pill_h) // 2, _pill_w(p, pill, size), pill_h)
     p.fill(pill.fill, box, radius=pill_h // 2)
     p.text(pill.text, box, size / p.scale, pill.ink, wrap=False, min_px=size / p.scale)
@@ -264,30 +347,16 @@ def _draw_pill(p: Painter, drawn: Sheet, player: int, pill: _Pill, size: int, x:
 
 def _second_line(p: Painter, drawn: Sheet, entry: Entry, pills: list[_Pill], box: pygame.Rect,
                  size: int) -> None:
-    """Badges from the left, the gap to the one before on the right. Short of room (a slowest
-    false starter in French at 800×480): smaller text, then a false start's time to the whole
-    ms, then no gap (both times are on the board), then the false start's time left off, rather
-    than anything overlapping."""
+    """Badges from the left, the gap to the one before on the right, at ``size`` (the plan's:
+    :func:`_plan` has checked they fit). The gap is never left out: the deciding one is what
+    the race turned on."""
     note = _gap_note(p, entry)
     gap = p.px(6)
-    cuts = ["shorter", "note", "shorter"]
-    while True:
-        note_w = p.fonts.size(note, size)[0] if note else 0
-        if _line_need(p, entry, pills, size, note) <= box.width:
-            break
-        if size > p.min_px:
-            size -= 1
-        elif cuts:
-            if cuts.pop(0) == "note":
-                note = ""
-            else:
-                pills = [pill.shorter() for pill in pills]
-        else:
-            break
     if note:
+        note_w = p.fonts.size(note, size)[0]
         ink = theme.TEXT if entry.tie or entry.decisive else theme.DIM
         put(p, drawn, "note", note, pygame.Rect(box.right - note_w, box.y, note_w, box.height),
-             size / p.scale, ink, "right")
+            size / p.scale, ink, "right")
     x = box.x
     for pill in pills:
         x = _draw_pill(p, drawn, entry.player, pill, size, x, box.y, box.height) + gap
