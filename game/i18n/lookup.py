@@ -3,11 +3,16 @@
 The controller fills some parameters with English words (a race's kind name, "wins", a card
 as ``"mosquito 3"``, what was ignored); :func:`render` puts those into the chosen language.
 An engine refusal (``refused``) carries the engine's English sentence as its reason, shown as is.
+
+Where a value meets the word before it, the language's rules apply at that boundary (and only
+there: the catalog's own words are written right): French elides before a vowel ("Au tour de
+{player}" with Ali reads "Au tour d’Ali"), Spanish contracts "de el"/"a el" ("del", "al").
 """
 
 from __future__ import annotations
 
 import re
+import string
 from functools import cache
 
 from ..cards import Card, Kind
@@ -36,7 +41,7 @@ def catalog(lang: str) -> dict[str, str]:
 def text(lang: str, key: str, **params: str | int) -> str:
     """The catalog entry ``key`` in ``lang`` with ``params`` filled in (English if missing)."""
     template = catalog(lang).get(key) or _CATALOGS["en"][key]
-    filled = choose_forms(lang, template, params).format(**params)
+    filled = fill(lang, choose_forms(lang, template, params), params)
     # Korean particles follow the word filled in: "{number}을(를)" becomes "4를", "Dan을".
     if lang == "ko":
         return resolve_particles(filled)
@@ -45,13 +50,68 @@ def text(lang: str, key: str, **params: str | int) -> str:
     return french(filled) if lang == "fr" else filled
 
 
+_FORMATTER = string.Formatter()
+
+#: French words that drop their vowel before one: "de Ali" -> "d’Ali", "que Ömer" -> "qu’Ömer".
+_ELIDED = re.compile(r"(?<![\w’'])(de|que|le|la|ne|se|me|te|je|jusque|lorsque|puisque) $", re.IGNORECASE)
+#: Letters that begin a French word with a vowel sound. H is left alone: "de Hugo" and
+#: "d’Hugo" are both read, and an aspirated h ("de Hélène" is right for some) cannot be told
+#: from the spelling. Y counts when a consonant follows it ("d’Yves", but "de Yann").
+_VOWELS = frozenset("aeiouâàäéèêëîïôöûùüœæåøıAEIOUÂÀÄÉÈÊËÎÏÔÖÛÙÜŒÆÅØİ" "áíóúÁÍÓÚãõÃÕāēīōūĀĒĪŌŪ")
+_CONSONANT_AFTER_Y = re.compile(r"[yŷÿYŶŸ][^aeiouyâàäéèêëîïôöûùüœæAEIOUYÂÀÄÉÈÊËÎÏÔÖÛÙÜŒÆ\W\d_]")
+
+
+def vowel_sound(word: str) -> bool:
+    """Whether a French word (a name, a filled-in value) begins with a vowel sound."""
+    return bool(word) and (word[0] in _VOWELS or bool(_CONSONANT_AFTER_Y.match(word)))
+
+
+def _join(lang: str, before: str, value: str) -> tuple[str, str]:
+    """The literal text ``before`` a filled-in ``value`` and the value, joined as the language
+    joins words: French elision ("de" + "Ali" -> "d’" + "Ali"), Spanish contraction
+    ("de" + "el puesto 3" -> "del puesto 3")."""
+    if lang == "fr" and vowel_sound(value):
+        word = _ELIDED.search(before)
+        if word:
+            return before[: word.start()] + word.group(1)[:-1] + "’", value
+    if lang == "es" and value.startswith("el "):
+        word = re.search(r"(?<!\w)(de|a|De|A) $", before)
+        if word:
+            return before[: word.start()] + word.group(1) + "l ", value[3:]
+    return before, value
+
+
+def fill(lang: str, template: str, params: dict[str, str | int]) -> str:
+    """``template.format(**params)``, each value joined to the word before it as ``lang`` does."""
+    out: list[str] = []
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        value = _FORMATTER.convert_field(_FORMATTER.get_field(field, (), params)[0], conversion)
+        shown = _FORMATTER.format_field(value, spec or "")
+        before, shown = _join(lang, "".join(out), shown)
+        out = [before, shown]
+    return "".join(out)
+
+
 def kind_name(lang: str, kind: Kind) -> str:
+    """The kind as its card face prints it: "Moustique", "Mücke"."""
     return text(lang, f"kind_{kind.value}")
 
 
+#: Languages that write a kind in lower case inside a sentence (a card face keeps its capital):
+#: "Bea pose la carte fourmi 3". German nouns keep theirs; English already says "ant 3".
+_LOWER_IN_SENTENCE = ("fr", "es")
+
+
 def card_name(lang: str, card: Card) -> str:
-    """``"Mücke 3"``; English narration keeps ``str(card)`` ("mosquito 3")."""
-    return text(lang, "card", kind=kind_name(lang, card.kind), number=card.number)
+    """The card as a sentence names it: ``"Mücke 3"``, ``"fourmi 3"``; English narration
+    keeps ``str(card)`` ("mosquito 3")."""
+    kind = kind_name(lang, card.kind)
+    if lang in _LOWER_IN_SENTENCE:
+        kind = kind.lower()
+    return text(lang, "card", kind=kind, number=card.number)
 
 
 def decimal(lang: str, figure: str) -> str:
@@ -82,7 +142,10 @@ def _param(lang: str, name: str, value: str | int) -> str | int:
         seat = _SEAT.fullmatch(value)
         if seat:
             return text(lang, "what_seat", seat=seat.group(1))
-        return value if value == "GO" else text(lang, "what_input")
+        if value == "GO":
+            # The start signal by the language's own word, as its flash shows it ("TOP", "YA").
+            return text(lang, "race_go").strip("!¡ \u202f\u00a0")
+        return text(lang, "what_input")
     return value
 
 

@@ -74,7 +74,7 @@ def test_the_controllers_undo_notice_says_what(rig: Rig) -> None:
     rig.play("ant 5")                       # Bea
     rig.tap_console(console.UndoLast)
     assert _notice(rig).message.render() == "Undone: Bea's ant 5."
-    assert render(_notice(rig).message, "es") == "Deshecho: la carta Hormiga 5 de Bea."
+    assert render(_notice(rig).message, "es") == "Deshecho: la carta hormiga 5 de Bea."
     rig.tap_console(console.UndoLast)
     assert _notice(rig).message.render() == "Undone: Ali's number 4."
 

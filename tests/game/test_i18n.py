@@ -54,7 +54,7 @@ def test_english_words_in_controller_params_are_translated() -> None:
     over = Message.of("game_over", winners="Ali", verb="wins", points=7)
     assert "gagne" in render(over, "fr") and "7" in render(over, "fr")
     result = Message.of("cockroach_result", winner="Bea", card="ant 3")
-    assert "Hormiga 3" in render(result, "es")
+    assert "hormiga 3" in render(result, "es")
     slap = Message.of("race_slap_result", loser="Cem", reaction="183.456 ms")
     assert "183,456 ms" in render(slap, "de") and "183.456 ms" in render(slap, "ko")
     assert "3번 자리" in render(Message.of("ignored_input", what="seat 3"), "ko")
@@ -64,7 +64,9 @@ def test_english_words_in_controller_params_are_translated() -> None:
 def test_event_sentences_in_every_language() -> None:
     starter = StarterFlipped(Card(Kind.SPIDER, 2))
     assert describe(starter) == "The starter is spider 2 (its action does not happen)."
-    assert event_text(starter, lang="fr") == "La carte de départ est Araignée 2 (son action n'a pas lieu)."
+    # A kind inside a French or Spanish sentence is a common noun: lower case (the card face keeps
+    # its capital).
+    assert event_text(starter, lang="fr") == "Carte de départ\u00a0: araignée 2 (son action n’a pas lieu)."
     over = GameOver(totals=(3, 3, 9), winners=(0, 1))
     assert describe(over) == "Game over: seat 0 and seat 1 share the win."
     assert event_text(over, lambda p: "AB"[p], "de") == "Spielende: A und B gewinnen gemeinsam."
