@@ -210,7 +210,7 @@ def test_the_start_button_says_what_starts() -> None:
     assert "Run it again" in texts(draw(MOMENTS["duel-tie"]))
     assert "Next race" in texts(draw(MOMENTS["duel-decided"]))
     assert "Wrong slap: void Cem" in texts(draw(MOMENTS["bell3-decided"]))
-    assert "Falsch geschlagen: Cem streichen" in texts(draw(MOMENTS["bell3-decided"], "de"))
+    assert "Falscher Schlag: Cem streichen" in texts(draw(MOMENTS["bell3-decided"], "de"))
 
 
 def test_ready_shows_the_presets_rule_and_how_to_start() -> None:
@@ -218,7 +218,7 @@ def test_ready_shows_the_presets_rule_and_how_to_start() -> None:
         s = MOMENTS["grab5-ready"]
         shown = texts(draw(s, lang))
         assert s.preset.screen(lang) in shown and s.preset.name(lang) in shown, lang
-    assert "Press Start (the red button) to arm." in texts(draw(MOMENTS["grab5-ready"]))
+    assert "Press Start (the red button) to begin the race." in texts(draw(MOMENTS["grab5-ready"]))
 
 
 def test_armed_waits_and_never_hints_when_go_comes() -> None:
@@ -252,7 +252,7 @@ def test_a_called_off_race_waits_for_the_next_start() -> None:
     s = MOMENTS["duel-called-off"]
     assert s.phase is Phase.READY and s.result is None and s.number == 4
     shown = texts(draw(s))
-    assert "Press Start (the red button) to arm." in shown and "Start" in shown
+    assert "Press Start (the red button) to begin the race." in shown and "Start" in shown
     assert acts(draw(s)) == [("stats", None), ("start", None)]
     footer = [t for t in texts(draw(MOMENTS["duel-armed"])) if "Esc: quit" in t]
     assert footer == ["C: call off  ·  S: statistics  ·  Esc: quit"]
@@ -354,10 +354,11 @@ def test_the_chart_shows_best_median_spread_wins_and_false_starts() -> None:
     assert {"180 ms", "219 ms", "29 ms"} <= set(shown)               # IQR of 180, 219, 237: 228 - 199.5
     assert {"197 ms", "229 ms", "22 ms"} <= set(shown)               # Bea: 197, 229, 240 (none in the last)
     assert "1" in shown                                              # Ann's false start
-    # A long name keeps its room: the spread's figures go (the chart's box still shows it,
-    # and its key says so); the other figures stay.
-    long = texts(draw(s, stats=True))
-    assert "Maximiliane-Anna" in long and "Spread" in long and "180 ms" in long and "29 ms" not in long
+    # A long name is cut, never a column: every figure stays (issue 22: the spread's column
+    # went missing in German, French and Spanish).
+    for lang in LANGUAGES:
+        long = texts(draw(s, lang, stats=True))
+        assert "Maximiliane-Anna" in long and {"180 ms", "219 ms", "29 ms", "22 ms"} <= set(long), lang
     bell = texts(draw(MOMENTS["bell3-decided"], stats=True))
     assert "No reaction times: this game's GO comes from the table." in bell
     assert not [t for t in bell if t.endswith(" ms")]

@@ -1,0 +1,78 @@
+"""The start signal has one word per language, and every sentence that names it uses that word.
+
+Referee mode once told players to wait for "GO" and then flashed "LOS!" (German), "시작!"
+(Korean): a player waiting for the word they were told missed the one shown. Project decision:
+each language uses its own word for the signal, the same in the flash and in every instruction,
+in the card game and in referee mode. This test reads the catalogs only, so it holds whichever
+word a language's translator chooses.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from game.i18n import LANGUAGES
+from game.i18n.lookup import catalog
+
+#: What is flashed when the signal comes: the card game's controller message, the card game's
+#: screen, the referee's race screen.
+FLASH_KEYS = ("race_go", "ui_go", "ref_go")
+
+# An English entry names the signal when it says GO in capitals ("until GO", "ms after GO");
+# "Go when the table's signal comes" is the verb, not the signal.
+_NAMES_THE_SIGNAL = re.compile(r"\bGO\b")
+
+
+def _word(flash: str) -> str:
+    """"LOS!" -> "LOS", "¡YA!" -> "YA", "출발!" -> "출발", "TOP !" -> "TOP"."""
+    return flash.strip(" \u00a0\u202f!¡.")
+
+
+def _signal_keys() -> list[str]:
+    english = catalog("en")
+    return sorted(key for key, entry in english.items()
+                  if key not in FLASH_KEYS and _NAMES_THE_SIGNAL.search(entry))
+
+
+def _names(entry: str, word: str) -> bool:
+    # Hangul takes its particle without a space ("출발에"), so a Korean word is found as a
+    # substring; a Latin word must stand alone ("LOS", not "lose"), in any case ("au top").
+    if not word.isascii():
+        return word.casefold() in entry.casefold()
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", entry, re.IGNORECASE) is not None
+
+
+def test_the_english_catalog_names_the_signal_where_expected() -> None:
+    # If this list shrank to nothing the test below would pass without checking anything.
+    keys = _signal_keys()
+    assert {"race_ready", "ui_hands_off", "ui_axis", "race_ready_slap", "ui_reactions",
+            "ref_race_go_failed"} <= set(keys)
+    assert "ref_table_go" not in keys
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_flash_shows_one_word(lang: str) -> None:
+    table = catalog(lang)
+    flashes = {key: table[key] for key in FLASH_KEYS}
+    assert len({_word(flash) for flash in flashes.values()}) == 1, flashes
+    assert _word(flashes["ui_go"]), flashes
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_instruction_names_the_signal_by_the_flashed_word(lang: str) -> None:
+    table = catalog(lang)
+    word = _word(table["ui_go"])
+    missing = {key: table[key] for key in _signal_keys() if not _names(table[key], word)}
+    assert missing == {}, f"{lang}: these name the signal without {word!r}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_leftover_english_go_where_the_word_is_another(lang: str) -> None:
+    table = catalog(lang)
+    word = _word(table["ui_go"])
+    if word.casefold() == "go":
+        pytest.skip(f"{lang} shows GO itself")
+    stray = {key: entry for key, entry in table.items() if _NAMES_THE_SIGNAL.search(entry)}
+    assert stray == {}, f"{lang} flashes {word!r} but these still say GO"
