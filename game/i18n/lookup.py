@@ -114,9 +114,36 @@ def card_name(lang: str, card: Card) -> str:
     return text(lang, "card", kind=kind, number=card.number)
 
 
+#: Each language's decimal mark and the mark grouping thousands. French, Spanish and German
+#: group with a narrow no-break space (Imprimerie nationale, RAE, DIN 5008; the SI's choice): a
+#: figure never breaks at its groups, and a German "10.000" could not be told from the code's
+#: "10.000" (ten, to the µs) on a second pass, so the point is not used for groups.
+_MARKS: dict[str, tuple[str, str]] = {"de": (",", "\u202f"), "fr": (",", "\u202f"), "es": (",", "\u202f"),
+                                      "en": (".", ","), "ko": (".", ",")}
+#: A figure as the code writes it: digits, then maybe a point and more digits; not part of a
+#: figure already written the language's way ("11.527,601" in German is left alone).
+_FIGURE = re.compile(r"(?<![\d.,\u202f])(\d+)(?:\.(\d+))?(?![\d,\u202f]|\.\d)")
+
+
+def _grouped(whole: str, mark: str) -> str:
+    """``whole`` in groups of three from the right, from five digits up: "11527" -> "11 527";
+    a four-digit figure stays whole ("1234"), as style guides in all five languages allow."""
+    if len(whole) < 5:
+        return whole
+    head = len(whole) % 3 or 3
+    return mark.join([whole[:head]] + [whole[i:i + 3] for i in range(head, len(whole), 3)])
+
+
 def decimal(lang: str, figure: str) -> str:
-    """A figure such as ``"183.456 ms"`` with the language's decimal mark."""
-    return figure.replace(".", ",") if lang in ("de", "fr", "es") else figure
+    """A figure such as ``"183.456 ms"`` or ``"11527.601 ms"`` the language's way: its decimal
+    mark, and thousands grouped from five digits up ("11 527,601 ms" in French). Idempotent."""
+    point, thousands = _MARKS.get(lang, _MARKS["en"])
+
+    def local(match: re.Match[str]) -> str:
+        whole, fraction = match.group(1), match.group(2)
+        return _grouped(whole, thousands) + (point + fraction if fraction is not None else "")
+
+    return _FIGURE.sub(local, figure)
 
 
 @cache

@@ -10,6 +10,11 @@ on every catalog entry it fills in). Idempotent: typesetting typeset text change
   reads as a mistake. The catalog is written with ordinary spaces (easy to type and review), and
   a space the writer forgot is added ("Gardien: Bea" -> "Gardien : Bea").
 
+- **No short piece left alone at a line's end or start.** A key hint's key stays with what it
+  does ("Esc: salir", "S : statistiques"), a " · " separator with the item after it, the start
+  signal with its article ("avant le TOP", "hasta el ¡YA!"), and French "à" with the word after
+  it ("à la microseconde").
+
 The font draws a no-break space as a space and a narrow one as a thin space (see fonts.py).
 """
 
@@ -24,6 +29,13 @@ NNBSP = "\u202f"      # narrow no-break space
 UNITS = ("ms", "µs", "ns", "s", "min", "h", "%", "px", "MB", "GB", "kB", "Hz", "°C")
 _FIGURE_UNIT = re.compile(r"(\d) (" + "|".join(re.escape(u) for u in UNITS) + r")(?![\w])")
 _LABEL_FIGURE = re.compile(r"(:) ([+\-−±]?\d)")
+#: A key hint: a key of one short word, its colon, what it does ("Esc: salir", "Échap : quitter").
+_KEY_HINT = re.compile(r"(?:(?<=^)|(?<=[\s\u00a0]))([^\W\d_]{1,5}(?:/\w{1,7})?[ \u00a0\u202f]?:) (?=\w)")
+_SEPARATOR = re.compile(r" · ")
+_FR_A = re.compile(r"(?<![\w’'])(à) ")
+#: The start signal with the article before it: French "le TOP", Spanish "el ¡YA!".
+_SIGNAL = {"fr": re.compile(r"(?<![\w’'])(le|au|du) (TOP)\b"),
+           "es": re.compile(r"(?<![\w’'])(el|del|al) (¡YA!)")}
 
 _FR_TIGHT = re.compile(r"(?<=[^\s\u00a0\u202f(\[«])([;!?])")   # "Pris!" -> "Pris !"
 _FR_TIGHT_COLON = re.compile(r"(?<=[^\s\u00a0\u202f(\[«\d])(:)(?=\s|$)")  # "Gardien: Bea"
@@ -53,7 +65,20 @@ def french(text: str) -> str:
     return re.sub(r"([;!?])\u202f(?=[!?])", r"\1", text)
 
 
+def keep_together(lang: str, text: str) -> str:
+    """``text`` with no-break spaces where a line must not break: after a key hint's key, after
+    a " · " separator, between the start signal and its article, after French "à"."""
+    text = _KEY_HINT.sub(r"\1" + NBSP, text)
+    text = _SEPARATOR.sub(" ·" + NBSP, text)
+    signal = _SIGNAL.get(lang)
+    if signal is not None:
+        text = signal.sub(r"\1" + NBSP + r"\2", text)
+    if lang == "fr":
+        text = _FR_A.sub(r"\1" + NBSP, text)
+    return text
+
+
 def typeset(lang: str, text: str) -> str:
     """``text`` as it is shown in ``lang``."""
-    text = keep_figures(text)
+    text = keep_together(lang, keep_figures(text))
     return french(text) if lang == "fr" else text
