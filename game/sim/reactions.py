@@ -88,13 +88,13 @@ def race_reactions(rng: random.Random, skills_of: Sequence[Skill], *, deciding_f
     for i in range(1, len(times)):
         times[i] = max(times[i], times[i - 1] + min_gap_ns)
     if len(times) >= 2 and rng.random() < NEAR_TIE_P:
-        gap = int(rng.uniform(min_gap_ns, max(min_gap_ns, NEAR_TIE_MAX_NS)))
-        # Pulling the second closer to the first (or the last to the one before) keeps every
-        # other gap as it was or wider: the order and the minimum gap still hold.
+        near = int(rng.uniform(min_gap_ns, max(min_gap_ns, NEAR_TIE_MAX_NS)))
+        # Only ever pulling the second closer to the first (or the last to the one before)
+        # keeps every other gap as it was or wider: the order and the minimum gap still hold.
         if deciding_first:
-            times[1] = times[0] + gap
+            times[1] = times[0] + min(near, times[1] - times[0])
         else:
-            times[-1] = times[-2] + gap
+            times[-1] = times[-2] + min(near, times[-1] - times[-2])
     return tuple(times)
 
 

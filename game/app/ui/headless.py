@@ -86,8 +86,8 @@ def run_demo(*, players: int, seed: int, settings: TableSettings, langs: Sequenc
             log.writelines(dumps(e) + "\n" for e in made.events)
         table = made.table
         names = tuple(table.name(p) for p in range(table.players))
-        for event in made.events:
-            line = event_text(event, lambda i: names[i] if i < len(names) else str(i), lang)
+        for happened in made.events:
+            line = event_text(happened, lambda i: names[i] if i < len(names) else str(i), lang)
             if line:
                 say(("  " if table.game.round else "") + line)
         shooter.offer(demo.scene())
