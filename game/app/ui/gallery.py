@@ -1,7 +1,12 @@
 """The screenshot gallery (``docs/screens/``): every key screen the headless demo photographs,
 attract mode's three slides and the staff screens, in the five languages at three sizes, with an
-index of thumbnails (``README.md`` in the same folder).
+index of thumbnails (``README.md`` in the same folder). With ``--all`` it remakes every picture
+of the repository the program draws: the gallery, the README's photo finish
+(``docs/screens/photo-finish-en-1280x720.png``), referee mode's pictures (``docs/referee/``)
+and the creatures' contact sheet (``docs/art/creatures.png``), and records the library
+versions that drew them (``docs/screens/made-with.json``).
 
+    python -m game.app.ui.gallery --all
     python -m game.app.ui.gallery docs/screens
     python -m game.app.ui.gallery OUT --screens photo,play --langs en --sizes 800x480
 
@@ -13,18 +18,23 @@ use (``demo.collect`` over the same simulated games, ``demo.KEY_SCREENS``), draw
 ``render.draw`` as the app draws a frame. The staff screens are the play scene with the PIN
 keypad or a staff page open; attract mode is drawn at chosen times into its slides. The index
 lists every gallery file in the folder, so a run for a few screens keeps the others listed.
+``tests/app/test_gallery_current.py`` draws every picture of :func:`pictures` again and fails
+on a pixel that differs from the checked-in file.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import functools
+import json
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Headless: SDL's dummy drivers unless told otherwise (read when pygame starts, not on import).
 for _key, _value in (("SDL_VIDEODRIVER", "dummy"), ("SDL_AUDIODRIVER", "dummy"), ("PYGAME_HIDE_SUPPORT_PROMPT", "1")):
@@ -116,6 +126,7 @@ def sample_board() -> object:
 def shots(scenes: dict[str, object], only: Iterable[str] | None = None) -> list[Shot]:
     """The gallery's screens from the demo's key scenes (``demo.collect``), in index order."""
     from ..rigconfig import RigConfig
+    from .common import Scene
     from .screens_attract import SLIDE_NS
     from .state import UiState
 
@@ -145,7 +156,7 @@ def shots(scenes: dict[str, object], only: Iterable[str] | None = None) -> list[
             ui.locked, ui.rig, ui.volume = True, RigConfig(), 70
             for key, value in staff_ui[name].items():
                 setattr(ui, key, value)
-            made.append(Shot(name, title, about, type(base)(base.table, ui, base.now_ns)))  # type: ignore[attr-defined]
+            made.append(Shot(name, title, about, Scene(base.table, ui, base.now_ns)))  # type: ignore[attr-defined]
         elif name in scenes:
             made.append(Shot(name, title, about, scenes[name]))
     return made
@@ -172,7 +183,7 @@ def plan(langs: Sequence[str] | None, sizes: Sequence[tuple[int, int]] | None) -
 
 
 def write(folder: Path, shots_: Sequence[Shot], pairs: Sequence[tuple[str, tuple[int, int]]],
-          say=print) -> list[Path]:  # type: ignore[no-untyped-def]
+          say: Callable[[str], None] = print) -> list[Path]:
     """Draw every shot for every (language, size) into ``folder``; then the index."""
     import pygame
 
@@ -212,8 +223,12 @@ def index(folder: Path) -> str:
         "Every screen of the rig as it draws it: the key screens of the headless demo, attract",
         "mode's slides and the staff screens, from the same simulated games the demo and the display",
         f"tests play ({PLAYERS} players, seeds {SEEDS.start}–{SEEDS.stop - 1}), drawn headless with SDL's dummy driver.",
-        "Made by `python -m game.app.ui.gallery docs/screens` (every language at three sizes;",
-        "`--langs`, `--sizes` and `--screens` choose others); do not edit by hand.",
+        f"Made by `{COMMAND}`, which remakes every picture the program draws (this gallery,",
+        "the README's photo finish, `docs/referee/` and `docs/art/`); `python -m game.app.ui.gallery DIR`",
+        "with `--langs`, `--sizes` and `--screens` draws a part into DIR. Do not edit by hand:",
+        "`tests/app/test_gallery_current.py` draws every picture again and fails where a pixel differs",
+        "from the checked-in file, naming the file and the command.",
+        *_versions_lines(folder),
         "Click a thumbnail for the full-size PNG.",
         "",
         " · ".join(f"[{title}](#{_anchor(title)})" for name, title, _ in SCREENS if name in have),
@@ -245,6 +260,144 @@ def index(folder: Path) -> str:
     return "\n".join(lines)
 
 
+# -- every picture of the repository the program draws (--all) ---------------------------------
+
+#: The command that remakes every picture; the gallery test names it when a picture is stale.
+COMMAND = "python -m game.app.ui.gallery --all"
+#: The repository's root (the pictures' paths are relative to it).
+ROOT = Path(__file__).resolve().parents[3]
+#: The library versions that drew the pictures, beside the gallery's index.
+MANIFEST = "docs/screens/made-with.json"
+#: The README's hero picture: the demo's photo finish in English at 1280×720 (in docs/screens,
+#: but not one of the gallery's sizes, so the index leaves it out).
+HERO = "docs/screens/photo-finish-en-1280x720.png"
+
+#: fonts_of(lang): the fonts to draw a language with (the writer's own, or a test's).
+FontsOf = Callable[[str], Any]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A checked-in picture: ``path`` from the repository's root, ``share`` the part of the
+    check it belongs to (one per language and size of the gallery, so test workers split the
+    work), ``draw(fonts_of)`` a new surface with what the program draws there now."""
+
+    path: str
+    share: str
+    draw: Callable[[FontsOf], Any]
+
+
+@functools.cache
+def demo_scenes() -> dict[str, object]:
+    """The demo's key scenes from the gallery's simulated games (played once per process)."""
+    from ...controller import TableSettings
+    from .demo import collect
+
+    return collect(PLAYERS, list(SEEDS), TableSettings(seats=5, clock="sim"))  # type: ignore[return-value]
+
+
+@functools.cache
+def _shot(name: str) -> Shot:
+    made = {shot.name: shot for shot in shots(demo_scenes())}
+    if name not in made:
+        raise LookupError(f"no simulated game showed {name}: the gallery's seeds {SEEDS.start}-{SEEDS.stop - 1} "
+                          "need another game that does")
+    return made[name]
+
+
+def _draw_screen(name: str, lang: str, size: tuple[int, int], fonts_of: FontsOf) -> object:
+    return render_shot(_shot(name), fonts_of(lang), lang, size)
+
+
+def _draw_referee(stem: str, fonts_of: FontsOf) -> object:
+    from ..referee.doc_pictures import draw_picture
+
+    return draw_picture(stem, fonts_of)
+
+
+def _draw_creatures(fonts_of: FontsOf) -> object:
+    from .art.sheet import contact_sheet
+
+    return contact_sheet()
+
+
+def pictures() -> tuple[Picture, ...]:
+    """Every picture of the repository the program draws, and how (listed without drawing)."""
+    from ...i18n import LANGUAGES
+    from ..referee.doc_pictures import STEMS
+
+    made = [Picture(f"docs/screens/{file_name(name, lang, size)}", f"screens-{lang}-{size[0]}x{size[1]}",
+                    functools.partial(_draw_screen, name, lang, size))
+            for lang in LANGUAGES for size in SIZES for name in NAMES]
+    made.append(Picture(HERO, "hero", functools.partial(_draw_screen, "photo", "en", (1280, 720))))
+    made += [Picture(f"docs/referee/{stem}.png", "referee", functools.partial(_draw_referee, stem)) for stem in STEMS]
+    made.append(Picture("docs/art/creatures.png", "art", _draw_creatures))
+    return tuple(made)
+
+
+def made_with() -> dict[str, str]:
+    """The versions whose drawing the pictures' pixels depend on: pygame-ce and the SDL,
+    SDL_ttf and FreeType it runs (glyphs are rasterised by FreeType; the bundled Latin font
+    ships in the pygame-ce wheel, the Hangul one in this repository)."""
+    import pygame
+    import pygame.freetype
+
+    pygame.font.init()
+    pygame.freetype.init()
+
+    def dotted(version: tuple[int, ...]) -> str:
+        return ".".join(str(part) for part in version)
+
+    return {"pygame-ce": pygame.version.ver, "SDL": dotted(pygame.get_sdl_version()),
+            "SDL_ttf": dotted(pygame.font.get_sdl_ttf_version()),
+            "FreeType": dotted(pygame.freetype.get_version())}
+
+
+def recorded(root: Path = ROOT) -> dict[str, str] | None:
+    """The versions the checked-in pictures were drawn with (None before the first --all)."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def versions_text(versions: dict[str, str]) -> str:
+    return ", ".join(f"{name} {version}" for name, version in versions.items())
+
+
+def write_all(root: Path = ROOT, say: Callable[[str], None] = print) -> list[Path]:
+    """Draw every picture of :func:`pictures` to its path under ``root``, then the versions
+    and the gallery's index; say any PNG in docs/ that nothing draws any more."""
+    import pygame
+
+    from .fonts import fonts_for
+
+    pygame.font.init()
+    fonts_of = functools.cache(lambda lang: fonts_for(lang)[0])
+    written: list[Path] = []
+    for picture in pictures():
+        path = root / picture.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(picture.draw(fonts_of), str(path))
+        written.append(path)
+    (root / MANIFEST).write_text(json.dumps(made_with(), indent=2) + "\n", encoding="utf-8")
+    screens = root / "docs" / "screens"
+    (screens / "README.md").write_text(index(screens), encoding="utf-8")
+    for orphan in sorted(set((root / "docs").rglob("*.png")) - set(written)):
+        say(f"note: nothing draws {orphan.relative_to(root)} any more: delete it if no page shows it")
+    return written
+
+
+def _versions_lines(folder: Path) -> list[str]:
+    """The index's sentence on the versions that drew the pictures (from made-with.json)."""
+    path = folder / Path(MANIFEST).name
+    if not path.is_file():
+        return []
+    versions = json.loads(path.read_text(encoding="utf-8"))
+    return [f"Drawn with {versions_text(versions)} ({path.name}): glyphs rasterise differently under other",
+            "versions, so the test skips, saying so, where the running versions differ (pyproject pins them)."]
+
+
 def _anchor(title: str) -> str:
     """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
     return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
@@ -261,11 +414,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ...i18n import LANGUAGES
 
     parser = argparse.ArgumentParser(prog="python -m game.app.ui.gallery", description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path, help="where the PNGs and README.md go (docs/screens)")
+    parser.add_argument("folder", type=Path, nargs="?", help="where the PNGs and README.md go (docs/screens)")
+    parser.add_argument("--all", action="store_true",
+                        help="remake every picture the program draws in the repository (docs/screens, docs/referee, "
+                             "docs/art) and record the versions that drew them")
     parser.add_argument("--screens", help=f"comma-separated, from: {', '.join(NAMES)} (default all)")
     parser.add_argument("--langs", help=f"comma-separated, from: {', '.join(LANGUAGES)}")
     parser.add_argument("--sizes", help="comma-separated WIDTHxHEIGHT")
     args = parser.parse_args(argv)
+    if args.all:
+        if args.folder or args.screens or args.langs or args.sizes:
+            parser.error("--all remakes every picture in its place: give no folder, --screens, --langs or --sizes with it")
+        if not (ROOT / "docs").is_dir():
+            parser.error(f"--all writes into the repository's docs folder and {ROOT / 'docs'} is not one: "
+                         "run it from a clone of the repository")
+        written = write_all(ROOT, lambda line: print(line, file=sys.stderr))
+        total = sum(p.stat().st_size for p in written)
+        print(f"{len(written)} pictures ({total / 2**20:.1f} MiB), the index and {MANIFEST} written under {ROOT}")
+        print(f"drawn with {versions_text(made_with())}")
+        return 0
+    if args.folder is None:
+        parser.error("give the folder to write into (docs/screens), or --all to remake every picture in its place")
     langs = args.langs.split(",") if args.langs else None
     if langs and set(langs) - set(LANGUAGES):
         parser.error(f"--langs {args.langs}: choose from {', '.join(LANGUAGES)}")
@@ -278,12 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--screens {args.screens}: choose from {', '.join(NAMES)}")
     import pygame
 
-    from ...controller import TableSettings
-    from .demo import collect
-
     pygame.font.init()
-    scenes = collect(PLAYERS, list(SEEDS), TableSettings(seats=5, clock="sim"))
-    chosen = shots(scenes, only)  # type: ignore[arg-type]
+    chosen = shots(demo_scenes(), only)
     missing = [name for name in (only or NAMES) if name not in {s.name for s in chosen}]
     if missing:
         print(f"note: no simulated game showed {', '.join(missing)}", file=sys.stderr)
