@@ -14,7 +14,7 @@ TEXT: dict[str, str] = {
     "name_empty": "Le nom est vide : tapez 1 à {most} caractères, ou « Passer » pour garder {default}.",
     "name_long": "« {name} » a {count} {count|caractère|caractères} : un nom en a {most} au plus.",
     "name_char": "« {name} » contient {char} : un nom n’a que des lettres, des chiffres, des espaces, des traits d’union et des apostrophes.",
-    "name_taken": "Le nom {name} est déjà pris à cette table : choisissez-en un autre.",
+    "name_taken": "Le nom {name} existe déjà à cette table : choisissez-en un autre.",
     "name_no_seat": "La place {seat} est libre : prenez-la avant de taper un nom.",
     "oldest": "La personne la plus âgée appuie sur son bouton : elle est de garde pour la première manche.",
     "deal": "Manche {round} : {guard} distribue 8 cartes à chacun et retourne la première carte de la pioche. Touchez cette carte.",
