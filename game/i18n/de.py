@@ -202,7 +202,7 @@ TEXT: dict[str, str] = {
     "ui_col_actions": "Aktion",
     "ui_col_numbers": "Zahlen",
     "ui_col_official": "Offiziell",
-    "ui_col_vanished": "Verschwunden",
+    "ui_col_vanished": "Gemogelt",
     "ui_col_total": "Summe",
     "ui_vanished_title": "Verschwundene Karten",
     "ui_vanished_none": "Diese Runde ist keine Karte verschwunden.",

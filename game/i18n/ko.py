@@ -360,7 +360,7 @@ REFEREE: dict[str, str] = {
     "ref_status_locked": "잠김",
     "ref_status_early": "부정 출발",
     "ref_status_right": "정답",
-    "ref_early_by": "시작 {ms} 전에 누름",
+    "ref_early_by": "{ms} 일찍",
     "ref_after_arm": "{ms}",
     "ref_nobody_yet": "아직 아무도 누르지 않았습니다.",
     "ref_line": "누른 순서",

@@ -168,7 +168,7 @@ def test_a_window_of_part_seconds_is_written_as_the_language_writes_it() -> None
     rig = _race("mosquito 4")
     rig.table = replace(rig.table, settings=replace(rig.table.settings, race_timeout_ns=2_500 * MS))
     assert "Presses count for 2.5 s after GO" in rig.texts()
-    assert "Drücken zählt bis 2,5 s nach LOS" in rig.texts(lang="de")
+    assert "Nach LOS bleiben 2,5 s zum Drücken" in rig.texts(lang="de")
 
 
 def test_a_cockroach_race_says_what_the_house_rule_makes_of_the_card_laid() -> None:

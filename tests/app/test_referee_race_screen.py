@@ -210,7 +210,7 @@ def test_the_start_button_says_what_starts() -> None:
     assert "Run it again" in texts(draw(MOMENTS["duel-tie"]))
     assert "Next race" in texts(draw(MOMENTS["duel-decided"]))
     assert "Wrong slap: void Cem" in texts(draw(MOMENTS["bell3-decided"]))
-    assert "Falscher Schlag: Cem streichen" in texts(draw(MOMENTS["bell3-decided"], "de"))
+    assert "Schlag von Cem streichen" in texts(draw(MOMENTS["bell3-decided"], "de"))
 
 
 def test_ready_shows_the_presets_rule_and_how_to_start() -> None:
