@@ -523,7 +523,10 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
     p.fill(theme.PANEL, box, radius=12)
     inner = box.inflate(-p.px(12), -p.px(8))
     # One column while rows of two lines' height fit; else two (a full table in landscape),
-    # the gap left out: both times are on the board.
+    # the gap and the badge sharing the last cell: the badge where there is one, else the
+    # gap; the deciding gap (the loser's, or the runner-up's behind the winner) before the
+    # decisive row's badge, which its row's colour and the headline already say.
+    deciding_gap = _deciding_gap_seat(r, first_wins)
     cols = 1 if inner.height // max(1, len(rows)) >= p.px(36) or p.portrait else 2
     per_col = -(-len(rows) // cols)
     row_h = min(p.px(48), inner.height // max(1, per_col))
@@ -543,6 +546,9 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
         p.text(reading, cells[2], 24, theme.TEXT, align="right", wrap=False)
         if cols == 1:
             p.text(gap, cells[3], 20, theme.DIM, align="right", wrap=False)
+        elif gap and (not badge or seat == deciding_gap):
+            p.text(gap, cells[4], 20, theme.TEXT if seat == deciding_gap else theme.DIM, align="right", wrap=False)
+            continue
         pill = cells[4]
         # The deciding row's badge only where it fits: the row's colour and the headline say it.
         if badge and (seat not in deciding or p.layout_text(badge, pill.inflate(-p.px(8), 0), p.px(20),
@@ -550,6 +556,17 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
             p.fill(colour, pill, radius=min(pill.height // 2, p.px(16)))
             p.text(badge, pill.inflate(-p.px(8), 0), 20, theme.BLACK if colour != theme.BAD else theme.TEXT,
                    cut=True)
+
+
+def _deciding_gap_seat(r: RefereeResult, first_wins: bool) -> int | None:
+    """The seat whose gap to the one before decided the race: the runner-up behind a single
+    winner, or a single loser."""
+    if first_wins and len(r.winners) == 1:
+        after = sorted((pl for pl in r.places if pl.place > 1), key=lambda pl: pl.place)
+        return after[0].seat if after else None
+    if not first_wins and len(r.losers) == 1:
+        return r.losers[0]
+    return None
 
 
 # -- buttons and keys ------------------------------------------------------------------------
