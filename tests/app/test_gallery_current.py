@@ -5,9 +5,10 @@ a picture that differs is named with the command that remakes them all. Every PN
 repository must be one the program draws (a file nothing makes is a test failure too).
 
 Pixels depend on the rasteriser: the pictures record the pygame-ce, SDL, SDL_ttf and FreeType
-versions that drew them (docs/screens/made-with.json) and the comparison skips, saying so, under
-other versions. The work is split by the gallery's language and size (and the referee pictures,
-the hero, the art), so xdist's workers share it; each worker plays the demo's games once."""
+versions and the machine's architecture that drew them (docs/screens/made-with.json), and the
+comparison skips, saying so, under others. The work is split by the gallery's language and
+size (and the referee pictures, the hero, the art), so xdist's workers share it; each worker
+plays the demo's games once. All of it takes about 20 s of CPU."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def _other_versions() -> str | None:
     if running != made:
         return (f"the pictures were drawn with {gallery.versions_text(made)} and this run has "
                 f"{gallery.versions_text(running)}: glyphs rasterise differently across versions, so pixels are "
-                "compared only under the recorded ones (pyproject's pins)")
+                "compared only under the recorded ones (pin pygame-ce in pyproject to the recorded version)")
     return None
 
 

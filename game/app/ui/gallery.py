@@ -338,7 +338,11 @@ def pictures() -> tuple[Picture, ...]:
 def made_with() -> dict[str, str]:
     """The versions whose drawing the pictures' pixels depend on: pygame-ce and the SDL,
     SDL_ttf and FreeType it runs (glyphs are rasterised by FreeType; the bundled Latin font
-    ships in the pygame-ce wheel, the Hangul one in this repository)."""
+    ships in the pygame-ce wheel, the Hangul one in this repository), and the machine's
+    architecture (SDL blends alpha with the processor's own vector code, which may round
+    differently on another)."""
+    import platform
+
     import pygame
     import pygame.freetype
 
@@ -350,7 +354,7 @@ def made_with() -> dict[str, str]:
 
     return {"pygame-ce": pygame.version.ver, "SDL": dotted(pygame.get_sdl_version()),
             "SDL_ttf": dotted(pygame.font.get_sdl_ttf_version()),
-            "FreeType": dotted(pygame.freetype.get_version())}
+            "FreeType": dotted(pygame.freetype.get_version()), "machine": platform.machine()}
 
 
 def recorded(root: Path = ROOT) -> dict[str, str] | None:
@@ -394,8 +398,9 @@ def _versions_lines(folder: Path) -> list[str]:
     if not path.is_file():
         return []
     versions = json.loads(path.read_text(encoding="utf-8"))
-    return [f"Drawn with {versions_text(versions)} ({path.name}): glyphs rasterise differently under other",
-            "versions, so the test skips, saying so, where the running versions differ (pyproject pins them)."]
+    return [f"Drawn with {versions_text(versions)} ({path.name}). Glyphs rasterise differently under",
+            "other versions, so the test skips, saying so, where the running ones differ: pyproject's pygame-ce",
+            "pin must name the recorded version for CI to compare.", ""]
 
 
 def _anchor(title: str) -> str:
