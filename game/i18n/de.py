@@ -371,7 +371,7 @@ REFEREE: dict[str, str] = {
     "ref_wrong": "Falsch",
     "ref_skip": "Weiter",
     "ref_races": "Rennen {number}",
-    "ref_ready": "Spielleitung: Rennen starten (A oder der rote Knopf).",
+    "ref_ready": "Spielleitung: Rennen starten (Taste A oder roter Knopf).",
     "ref_table_go": "Sobald das Zeichen vom Tisch kommt: Knopfdrücke zählen ab jetzt.",
     "ref_get_ready": "Achtung … Hände weg von den Knöpfen bis LOS",
     "ref_go": "LOS!",
