@@ -86,7 +86,7 @@ def test_an_empty_board_says_so_and_new_games_show_next_time(tmp_path: Path) -> 
     said = texts(app)
     assert "No game finished today yet: be the first!" in said
     app.ui.lang = "ko"
-    assert "오늘 끝난 게임이 아직 없습니다: 첫 번째가 되세요!" in texts(app)
+    assert "오늘 끝난 게임이 아직 없습니다. 첫 번째가 되세요!" in texts(app)
     app.ui.lang = "en"
     record(kiosk, NOW - timedelta(minutes=5), ("Ali", "Bea", "Cem"), (3, 5, 8))
     assert "Ali" not in texts(app)                    # read when attract mode starts, not every frame

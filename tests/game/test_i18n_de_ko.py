@@ -155,3 +155,10 @@ def test_korean_parentheses_sit_on_their_word() -> None:
 def test_korean_quotes_are_korean() -> None:
     for key, entry in catalog("ko").items():
         assert not re.search(r"'\w[^']*'", entry), (key, entry)     # '건너뛰기' -> ‘건너뛰기’
+
+
+def test_a_korean_statement_ends_with_a_full_stop_not_a_colon() -> None:
+    # "자리가 다 찼습니다: 최대 5명입니다." is English punctuation; Korean ends the sentence.
+    # A colon still introduces a list, a figure or a name ("내리칩니다: Bea, Cem", "유죄 표: 1표").
+    colons = {key: entry for key, entry in catalog("ko").items() if re.search(r"다: [\uac00-\ud7a3]", entry)}
+    assert colons == {}
