@@ -531,7 +531,10 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
     per_col = -(-len(rows) // cols)
     row_h = min(p.px(48), inner.height // max(1, per_col))
     col_w = inner.width // cols
-    widths = (0.08, 0.26, 0.24, 0.18, 0.24) if cols == 1 else (0.12, 0.24, 0.32, 0.0, 0.32)
+    # Two columns: the times and the gaps get the room ("487.000 ms" is wider in the Korean
+    # font), the cells a narrower margin.
+    widths = (0.08, 0.26, 0.24, 0.18, 0.24) if cols == 1 else (0.12, 0.20, 0.34, 0.0, 0.34)
+    margin = p.px(6 if cols == 1 else 3)
     for i, (seat, place, reading, gap, badge, colour) in enumerate(rows):
         row = pygame.Rect(inner.x + (i // per_col) * col_w, inner.y + (i % per_col) * row_h, col_w, row_h)
         if seat in deciding:
@@ -539,7 +542,7 @@ def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:
         xs = [row.x + p.px(4)]
         for w in widths:
             xs.append(xs[-1] + int((row.width - p.px(8)) * w))
-        cells = [pygame.Rect(xs[c], row.y, xs[c + 1] - xs[c], row.height).inflate(-p.px(6), -p.px(4))
+        cells = [pygame.Rect(xs[c], row.y, xs[c + 1] - xs[c], row.height).inflate(-margin, -p.px(4))
                  for c in range(len(widths))]
         p.text(place, cells[0], 22, theme.TEXT, align="left", wrap=False)
         p.chip(cells[1], seat, v.name(seat), px=22)

@@ -65,7 +65,7 @@ def draw_dispute(p: Painter, s: Scene) -> None:
     # The judges in one row on a wide screen (three at most): the line saying what wins took
     # the height a second row would need.
     _tiles(p, s, rest_tiles, judges, lambda q: None,
-           lambda q: f"{t.name(q)}: {p.t('ui_voted' if q in d.votes else 'ui_waiting')}",
+           lambda q: (t.name(q), p.t('ui_voted' if q in d.votes else 'ui_waiting')),
            lit=lambda q: q in d.votes, cols=1 if p.portrait else max(1, len(judges)))
     countdown(p, s, clock, d.deadline_t_ns, settings.vote_window_ns)
     third = actions.width // 3
@@ -78,8 +78,9 @@ def draw_dispute(p: Painter, s: Scene) -> None:
 
 
 def _tiles(p: Painter, s: Scene, box: pygame.Rect, players: list[int],
-           act: Callable[[int], Act | None], label: Callable[[int], str],
+           act: Callable[[int], Act | None], label: Callable[[int], str | tuple[str, str]],
            lit: Callable[[int], bool] | None = None, cols: int | None = None) -> None:
+    """A chip per player; a label (name, what they did) reads "Ali: voted guilty"."""
     t = s.table
     if not players:
         return
@@ -89,8 +90,23 @@ def _tiles(p: Painter, s: Scene, box: pygame.Rect, players: list[int],
     w, h = box.width // cols, min(p.px(64), box.height // rows)
     for i, q in enumerate(players):
         cell = pygame.Rect(box.x + (i % cols) * w, box.y + (i // cols) * h, w, h)
-        p.chip(cell.inflate(-p.px(8), -p.px(6)), t.seated[q], label(q), px=28, lit=True if lit is None else lit(q),
-               act=act(q), hit=cell)
+        chip = cell.inflate(-p.px(8), -p.px(6))
+        said = label(q)
+        words = said if isinstance(said, str) else _judge_label(p, *said, chip.inflate(-p.px(8), -p.px(4)))
+        p.chip(chip, t.seated[q], words, px=28, lit=True if lit is None else lit(q), act=act(q), hit=cell)
+
+
+def _judge_label(p: Painter, name: str, did: str, box: pygame.Rect) -> str:
+    """"Ali: voted guilty" in ``box``; short of room even at the smallest size, the name is cut
+    ("Maximilia…: voted guilty"), never what the judge did (the chip's own cut would take the
+    end off, "Maximiliane-Anna: vote…")."""
+    label = f"{name}: {did}"
+    if p.layout_text(label, box, p.px(28))[2]:
+        return label
+    shown = name
+    while len(shown) > 1 and not p.layout_text(f"{shown.rstrip()}…: {did}", box, p.min_px)[2]:
+        shown = shown[:-1]
+    return f"{shown.rstrip()}…: {did}"
 
 
 def draw_verdict(p: Painter, s: Scene) -> None:

@@ -182,20 +182,23 @@ def _columns(p: Painter, board: Board, kind: RaceKind, row: pygame.Rect, reading
         # The widest time sets the column, but never more than 40% of the row: at the smallest
         # size a long reading then shrinks to fit rather than squeezing the names out.
         time_w = min(max(p.fonts.size(text, big)[0] for text in readings) + p.px(4), int(inner.width * 0.4))
-        return _Columns(small, big, top_h, min(place_w, int(inner.width * 0.16)), time_w, shorten)
+        # Line two never in larger text than the names and times above it.
+        return _Columns(min(small, big), big, top_h, min(place_w, int(inner.width * 0.16)), time_w, shorten)
 
-    # Every figure whole first: names and times in smaller text down to the smallest size
-    # before a false start's time is shortened (to the ms, then the word alone).
-    for shorten in range(3):
-        least = min(natural, p.min_px)
+    # Every figure whole first: names and times in smaller text down to 28 px with each name
+    # cut to a third of its box at worst; then down to the smallest size with a name cut to
+    # three letters; only then a false start's time shortened (to the ms, then the word alone).
+    floor = min(natural, max(p.min_px, p.px(28)))
+    least = min(natural, p.min_px)
+    for shorten, lowest, hard in ((0, floor, False), (0, least, True), (1, least, True), (2, least, True)):
         big = natural
         while True:
             cols = made(big, shorten)
-            if all(_plan(p, kind, e, name, row, cols) is not None for e, name in zip(board.entries, names)):
+            if all(_plan(p, kind, e, name, row, cols, hard) is not None for e, name in zip(board.entries, names)):
                 return cols
-            if big <= least:
+            if big <= lowest:
                 break
-            big = max(least, big - max(1, big // 16))
+            big = max(lowest, big - max(1, big // 16))
     return made(natural, 2)
 
 
@@ -214,10 +217,10 @@ def _boxes(p: Painter, row: pygame.Rect, cols: _Columns) -> tuple[pygame.Rect, .
 
 
 def _plan(p: Painter, kind: RaceKind, entry: Entry, name: str, row: pygame.Rect,
-          cols: _Columns) -> _Plan | None:
+          cols: _Columns, hard: bool = True) -> _Plan | None:
     """How ``entry``'s row fits at ``cols``, every badge and the gap whole; None if it cannot.
-    Line two gets smaller text first; then its first badge goes beside the name (the name at
-    full size if that leaves room, else cut to a third of its box at worst)."""
+    Line two gets smaller text first; then its first badges go beside the name (the name
+    whole if that leaves room, else cut to a third of its box, or, ``hard``, to three letters)."""
     _, _, name_box, _, line2 = _boxes(p, row, cols)
     pills = [pill.shorter(cols.shorten) for pill in _pills(p, kind, entry)]
     note = _gap_note(p, entry)
@@ -239,7 +242,10 @@ def _plan(p: Painter, kind: RaceKind, entry: Entry, name: str, row: pygame.Rect,
         rest = line_two(pills[k:])
         if rest is None:
             continue
-        for keep in (name_w, min(name_w, name_box.width // 3)):
+        # The name whole, else cut to a third of its box, else (a 16-letter name beside a long
+        # badge) to its first three letters: the seat's colour beside it says whose row it is.
+        least = min(name_w, p.fonts.size(name[:3] + "…", cols.big)[0])
+        for keep in (name_w, min(name_w, name_box.width // 3), least if hard else name_w):
             for beside_px in range(cols.small, p.min_px - 1, -1):
                 if name_box.width - sum(_pill_w(p, pill, beside_px) + pad for pill in pills[:k]) >= keep and \
                     _pills_fit(p, pills[:k], beside_px, name_box.height):
