@@ -6,7 +6,7 @@ on every catalog entry it fills in). Idempotent: typesetting typeset text change
   "Pioche : 29" keep a no-break space between the number and its unit, and between a label's
   colon and the figure after it; the screen's wrapper breaks lines only at ordinary spaces.
 - **French** sets a narrow no-break space before ``; ! ?`` and a no-break space before ``:``,
-  after ``«`` and before ``»`` (Imprimerie nationale usage): a line that starts with ":" or "!"
+  after ``«``, before ``»`` and after "n°" (Imprimerie nationale usage): a line that starts with ":" or "!"
   reads as a mistake. The catalog is written with ordinary spaces (easy to type and review), and
   a space the writer forgot is added ("Gardien: Bea" -> "Gardien : Bea").
 
@@ -43,6 +43,9 @@ _FR_BEFORE_NARROW = re.compile(r"[ \u00a0]+([;!?])")
 _FR_BEFORE_COLON = re.compile(r"[ \u202f]+(:)")
 _FR_BEFORE_CLOSE = re.compile(r"[ \u202f]+(»)")
 _FR_AFTER_OPEN = re.compile(r"(«)[ \u202f]+")
+_FR_TIGHT_OPEN = re.compile(r"«(?=[^\s\u00a0\u202f])")     # "«Ali»", a name quoted in code
+_FR_TIGHT_CLOSE = re.compile(r"(?<=[^\s\u00a0\u202f])»")
+_FR_NUMERO = re.compile(r"(?<!\w)([nN][°º]) ?(?=\d)")          # "n° 3", "n°3"
 
 
 def keep_figures(text: str) -> str:
@@ -61,6 +64,9 @@ def french(text: str) -> str:
     text = _FR_BEFORE_COLON.sub(NBSP + r"\1", text)
     text = _FR_BEFORE_CLOSE.sub(NBSP + r"\1", text)
     text = _FR_AFTER_OPEN.sub(r"\1" + NBSP, text)
+    text = _FR_TIGHT_OPEN.sub("«" + NBSP, text)
+    text = _FR_TIGHT_CLOSE.sub(NBSP + "»", text)
+    text = _FR_NUMERO.sub(r"\1" + NBSP, text)
     # Two marks in a row ("?!", "! ?") belong together: no space between them.
     return re.sub(r"([;!?])\u202f(?=[!?])", r"\1", text)
 

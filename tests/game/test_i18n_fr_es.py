@@ -215,7 +215,7 @@ def _every_string(lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_typesetting_is_idempotent(lang: str) -> None:
-    built = ["Gardien: Bea", "Pioche: 29", "Esc: salir · S: volver", "Échap : quitter", "Moustique 3!",
+    built = ["n°3", "«Ali»", "Gardien: Bea", "Pioche: 29", "Esc: salir · S: volver", "Échap : quitter", "Moustique 3!",
              "« Ali »", "+400,125 µs", "11 527,601 ms", "à la microseconde", "hasta el ¡YA!", "avant le TOP"]
     for shown in _every_string(lang) + built:
         once = typeset(lang, shown)
@@ -231,6 +231,9 @@ def test_french_typesetting_binds_what_must_not_break() -> None:
         f"Échap{NBSP}:{NBSP}quitter ·{NBSP}S{NBSP}:{NBSP}statistiques"
     assert typeset("es", "Esc: salir") == f"Esc:{NBSP}salir"
     assert typeset("es", "hasta el ¡YA!") == f"hasta el{NBSP}¡YA!"
+    # A name quoted in code and a numéro get their spaces too.
+    assert typeset("fr", "«Ali»") == f"«{NBSP}Ali{NBSP}»"
+    assert typeset("fr", "n°3") == f"n°{NBSP}3" == typeset("fr", "n° 3")
     # A clock's or a URL's colon is not a French colon.
     assert typeset("fr", "12:30 https://x") == "12:30 https://x"
 
