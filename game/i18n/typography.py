@@ -14,6 +14,7 @@ on every catalog entry it fills in). Idempotent: typesetting typeset text change
   does ("Esc: salir", "S : statistiques"), a " · " separator with the item after it, the start
   signal with its article ("avant le TOP", "hasta el ¡YA!"), and French "à" with the word after
   it ("à la microseconde").
+- **Spanish** opens an exclamation or a question built in code: "Cucaracha 3!" -> "¡Cucaracha 3!".
 
 The font draws a no-break space as a space and a narrow one as a thin space (see fonts.py).
 """
@@ -84,7 +85,23 @@ def keep_together(lang: str, text: str) -> str:
     return text
 
 
+_ES_OPEN = {"!": "¡", "?": "¿"}
+_ES_ONE_CLAUSE = re.compile(r"[^.!?¡¿:;]+[!?]")
+
+
+def spanish(text: str) -> str:
+    """``text`` with the opening mark a one-clause exclamation or question built in code left
+    out ("Cucaracha 3!" -> "¡Cucaracha 3!"); the catalog writes its own."""
+    stripped = text.strip()
+    if _ES_ONE_CLAUSE.fullmatch(stripped):
+        start = len(text) - len(text.lstrip())
+        return text[:start] + _ES_OPEN[stripped[-1]] + text[start:]
+    return text
+
+
 def typeset(lang: str, text: str) -> str:
     """``text`` as it is shown in ``lang``."""
     text = keep_together(lang, keep_figures(text))
+    if lang == "es":
+        return spanish(text)
     return french(text) if lang == "fr" else text

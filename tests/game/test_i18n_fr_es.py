@@ -215,7 +215,7 @@ def _every_string(lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_typesetting_is_idempotent(lang: str) -> None:
-    built = ["n°3", "«Ali»", "Gardien: Bea", "Pioche: 29", "Esc: salir · S: volver", "Échap : quitter", "Moustique 3!",
+    built = ["Cucaracha 3!", "n°3", "«Ali»", "Gardien: Bea", "Pioche: 29", "Esc: salir · S: volver", "Échap : quitter", "Moustique 3!",
              "« Ali »", "+400,125 µs", "11 527,601 ms", "à la microseconde", "hasta el ¡YA!", "avant le TOP"]
     for shown in _every_string(lang) + built:
         once = typeset(lang, shown)
@@ -231,6 +231,10 @@ def test_french_typesetting_binds_what_must_not_break() -> None:
         f"Échap{NBSP}:{NBSP}quitter ·{NBSP}S{NBSP}:{NBSP}statistiques"
     assert typeset("es", "Esc: salir") == f"Esc:{NBSP}salir"
     assert typeset("es", "hasta el ¡YA!") == f"hasta el{NBSP}¡YA!"
+    # A Spanish title built in code ("{kind} {number}!") opens its exclamation; a sentence
+    # that has its marks, or more than one clause, is left as written.
+    assert typeset("es", "Cucaracha 3!") == "¡Cucaracha 3!" and typeset("es", "¿Seguro?") == "¿Seguro?"
+    assert typeset("es", "Hola. Ya!") == "Hola. Ya!" and typeset("en", "Mosquito 3!") == "Mosquito 3!"
     # A name quoted in code and a numéro get their spaces too.
     assert typeset("fr", "«Ali»") == f"«{NBSP}Ali{NBSP}»"
     assert typeset("fr", "n°3") == f"n°{NBSP}3" == typeset("fr", "n° 3")
