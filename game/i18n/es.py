@@ -36,7 +36,7 @@ TEXT: dict[str, str] = {
     "caught_pick": "¡Trampa! {guard}: pulsa el botón de la persona a la que acusas. ¡Ahora nada de trampas!",
     "caught_vote": "¡Trampa! {guard} acusa a {accused}. Jueces: pulsad vuestro botón para votar «culpable». {accused} puede pulsar para confesar. ¡Ahora nada de trampas!",
     "verdict_guilty": "Culpable: {accused} recupera la carta y recibe una de {guard}; ahora {accused} está de guardia.",
-    "verdict_not_guilty": "Inocente: {guard}, que acusó sin razón, roba una carta y sigue de guardia.",
+    "verdict_not_guilty": "Acusación rechazada: {guard}, que acusó sin razón, roba una carta y sigue de guardia.",
     "dispute_dropped": "Se retira la acusación.",
     "penalty": "Se acabó la ronda {round}: {out} no tiene cartas. Introducid las cartas que quedan en cada mano.",
     "next_round": "La ronda {round} está puntuada.",

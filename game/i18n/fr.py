@@ -36,7 +36,7 @@ TEXT: dict[str, str] = {
     "caught_pick": "Triche ! {guard} : appuyez sur le bouton de la personne que vous accusez. Interdit de tricher maintenant !",
     "caught_vote": "Triche ! {guard} accuse {accused}. Jury : appuyez pour voter « coupable ». {accused} peut appuyer pour avouer. Interdit de tricher maintenant !",
     "verdict_guilty": "Coupable : {accused} reprend la carte et une carte de {guard}, et prend la garde.",
-    "verdict_not_guilty": "Non coupable : {guard}, qui a accusé à tort, pioche une carte et reste de garde.",
+    "verdict_not_guilty": "Accusation rejetée : {guard}, qui a accusé à tort, pioche une carte et reste de garde.",
     "dispute_dropped": "L’accusation est retirée.",
     "penalty": "Fin de la manche {round} : {out} n’a plus de cartes. Saisissez les cartes qui restent dans chaque main.",
     "next_round": "La manche {round} est comptée.",
