@@ -83,4 +83,4 @@ def test_whole_milliseconds_round_half_up() -> None:
 def test_the_reactions_turn_lays_out_in_portrait_by_column() -> None:
     scene = name_scenes()["game-over-reactions"]
     said = texts(scene, "de", (720, 1280))
-    assert "Reaktion auf GO" in said and "Fehlstarts" in said
+    assert "Reaktion auf LOS" in said and "Fehlstarts" in said
