@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pygame
 import pytest
 
 from display_helpers import fonts
@@ -33,8 +34,27 @@ def test_korean_text_borrows_the_latin_minus_sign() -> None:
     assert "".join(piece for _, piece in pieces) == "벌점 −5"
 
 
-def test_a_rendered_line_is_as_wide_and_tall_as_its_measure() -> None:
+def test_a_rendered_line_is_as_wide_as_its_measure_and_has_room_for_its_ink() -> None:
     f = fonts("en")
-    for text in ("after button", "한국어 (Korean)", "1st  +40.000 ms"):
-        surface = f.render(text, 30, (255, 255, 255))
-        assert surface.get_size() == f.size(text, 30)
+    for text in ("after button", "한국어 (Korean)", "1st  +40.000 ms", "ÉÖÑÅ gyp"):
+        surface, (x, y) = f.render(text, 30, (255, 255, 255))
+        line = pygame.Rect(x, y, *f.size(text, 30))
+        assert surface.get_rect().contains(line)
+        ink = surface.get_bounding_rect()
+        assert surface.get_rect().inflate(-2, -2).contains(ink), text   # a pixel to spare all round
+        assert f.ink(text, 30, (255, 255, 255)).width == f.size(text, 30)[0]
+
+
+def test_no_break_spaces_are_spaces_and_a_narrow_one_is_narrower() -> None:
+    f = fonts("fr")
+    space = f.size("Pris !", 24)[0] - f.size("Pris!", 24)[0]
+    assert f.size("Pris\u00a0!", 24)[0] == f.size("Pris !", 24)[0]
+    narrow = f.size("Pris\u202f!", 24)[0] - f.size("Pris!", 24)[0]
+    assert 0 < narrow < space
+    # Drawn as a gap, never as the font's "missing" box.
+    white = (255, 255, 255)
+    for text in ("Pris\u00a0!", "Pris\u202f!"):
+        ink = f.ink(text, 24, white)
+        bare = f.ink("Pris!", 24, white)
+        assert ink.surface is not None and bare.surface is not None
+        assert ink.surface.get_width() == bare.surface.get_width() + (f.size(text, 24)[0] - f.size("Pris!", 24)[0])

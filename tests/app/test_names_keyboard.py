@@ -13,6 +13,7 @@ import pytest
 from display_helpers import fonts, name_scenes, scenes
 
 from game.app.ui import keyboard
+from game.app.ui.actions import Act
 from game.app.ui.common import Scene
 from game.app.ui.console import Console
 from game.app.ui.fonts import VENDORED_HANGUL, latin_font, missing_glyphs
@@ -235,3 +236,45 @@ def test_a_held_seat_button_fills_a_bar_towards_the_start() -> None:
         greens.append(sum(1 for x in range(0, 400) for y in range(300, 400)
                           if surface.get_at((x, y))[:3] == (70, 200, 110)))
     assert 0 < greens[0] < greens[1]
+
+
+def _press(con: Console, scene: Scene, key: int, lang: str) -> list[object]:
+    frame = draw(pygame.Surface((800, 480)), fonts(lang), scene, lang)
+    return con.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""), frame, scene.table)
+
+
+def test_the_keyboard_opens_on_hangul_when_the_table_speaks_korean(join: tuple[Console, Scene]) -> None:
+    # Issue 22: the name keyboard opened on the Latin layout in Korean. The language chosen
+    # with L on the join screen, then the seat's name button tapped on the Korean screen.
+    con, scene = join
+    while con.ui.lang != "ko":
+        _press(con, scene, pygame.K_l, con.ui.lang)
+    seat = scene.table.seated[0]
+    frame = draw(pygame.Surface((800, 480)), fonts("ko"), scene, "ko")
+    spot = next(s for s in frame.hotspots if s.act.kind == "keyboard" and s.act.value == seat)
+    con.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.rect.center, button=1), frame, scene.table)
+    assert con.ui.keyboard_seat == seat and con.ui.keyboard_layout == "hangul"
+    shown = draw(pygame.Surface((800, 480)), fonts("ko"), scene, "ko")
+    keys = {s.act.value for s in shown.hotspots if s.act.kind == "key"}
+    assert "ㅎ" in keys and "A" not in keys and "a" not in keys
+    # And back in another language, it opens on Latin again.
+    _press(con, scene, pygame.K_ESCAPE, "ko")
+    assert con.ui.keyboard_seat is None
+    while con.ui.lang != "en":
+        _press(con, scene, pygame.K_l, con.ui.lang)
+    _tap(con, scene, "keyboard", seat)
+    assert con.ui.keyboard_layout == "latin"
+
+
+def test_the_keyboard_turns_to_the_new_languages_layout_when_the_language_changes(join: tuple[Console, Scene]) -> None:
+    con, scene = join
+    seat = scene.table.seated[0]
+    _tap(con, scene, "keyboard", seat)
+    assert con.ui.keyboard_layout == "latin"
+    # The settings' language button (the settings can open over the keyboard) performs this.
+    con.perform(Act("lang", "ko"), scene.table)
+    assert con.ui.keyboard_layout == "hangul" and con.ui.keyboard_seat == seat
+    _tap(con, scene, "key_layout")                     # the player's own choice stands...
+    assert con.ui.keyboard_layout == "latin"
+    con.perform(Act("lang", "ko"), scene.table)
+    assert con.ui.keyboard_layout == "latin"           # ...until the language really changes

@@ -29,7 +29,7 @@ from ...variants import Rules
 from . import keyboard
 from .actions import Act, Hotspot
 from .render import Frame
-from .state import DIAL_DELETE, DIAL_SEAT, KEEP_SEAT, PENALTY_FIELDS, PIN_DIGITS, RESULT_SCREENS, UiState
+from .state import DIAL_DELETE, DIAL_SEAT, KEEP_SEAT, PENALTY_FIELDS, PIN_DIGITS, RESULT_SCREENS, UiState, own_layout
 
 #: Keyboard seats 1-7 (far apart, so several people can share one keyboard), by seat.
 SEAT_KEYS: tuple[int, ...] = (pygame.K_q, pygame.K_t, pygame.K_p, pygame.K_z, pygame.K_b, pygame.K_j, pygame.K_w)
@@ -412,10 +412,12 @@ class Console:
             if table.stage in (Stage.JOIN, Stage.OLDEST) and v in table.seated:
                 ui.keyboard_seat, ui.keyboard_shift = v, False
                 ui.keyboard_text = dict(table.names).get(v, "")   # a typed name is mended
-                ui.keyboard_layout = "hangul" if ui.lang == "ko" else "latin"
+                ui.keyboard_layout = own_layout(ui.lang)
         elif k.startswith("key") and ui.keyboard_seat is not None:
             return self._keyboard(act, table, t)
         elif k == "lang" and isinstance(v, str) and v in LANGUAGES:
+            if ui.keyboard_seat is not None and v != ui.lang:
+                ui.keyboard_layout = own_layout(v)    # a Korean table types Hangul from then on
             ui.lang = v
         elif k == "variant" and isinstance(v, str):
             return [console.Configure(next_rules(table.settings.rules, v), t)]

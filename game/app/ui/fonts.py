@@ -23,6 +23,11 @@ SYSTEM_HANGUL = (
     Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
 )
 HANGUL_PACKAGE = "fonts-nanum"
+#: How much FreeType emboldens a font's strokes (its ``strength``, a fraction of the size),
+#: by file name. NanumGothic Bold's strokes are about 0.087 em wide against FreeSans Bold's
+#: 0.113: Korean read visibly lighter than the Latin text beside it. 1/30 em brings them to
+#: 0.112-0.122 em from 24 to 96 px (tests/app/test_korean_weight.py).
+EMBOLDEN = {"MothGothic-Bold.ttf": 1 / 30, "NanumGothicBold.ttf": 1 / 30}
 
 
 def latin_font() -> Path:
@@ -53,10 +58,15 @@ def choose(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> Font
                       "showing English meanwhile")
 
 
-def _plain_spaces(text: str) -> str:
-    """No-break spaces drawn as spaces: FreeSans has no glyph for them, and they matter only
-    to the line wrapper, which never breaks at one (French "Pris\u00a0!")."""
-    return text.replace("\u00a0", " ").replace("\u202f", " ")
+NBSP = "\u00a0"
+NNBSP = "\u202f"    # narrow no-break space: French sets it before ; ! ? (game.i18n.typography)
+
+
+def _spaces(text: str) -> str:
+    """No-break spaces drawn as spaces: neither font has a glyph for U+00A0 (FreeSans would
+    draw its "missing" box), and the no-break part matters only to the line wrapper, which
+    never breaks at one ("Pioche\u00a0: 29"). Narrow ones are cut at (see Fonts._place)."""
+    return text.replace(NBSP, " ")
 
 
 #: How many times pygame has quit (each quit invalidates every freetype font made before it;
@@ -105,8 +115,11 @@ class Fonts:
         # px -> line height. Asked of FreeType it costs a size switch (~25 µs once a screen uses
         # several sizes), and a frame asks it dozens of times.
         self._heights: dict[int, int] = {}
+        self._ascenders: dict[int, int] = {}
+        # (text, px) -> where its ink reaches around its line box (see reach).
+        self._reaches: dict[tuple[str, int], pygame.Rect] = {}
         self._has: dict[str, bool] = {}
-        self._surfaces: OrderedDict[tuple[object, ...], pygame.Surface | Ink] = OrderedDict()
+        self._surfaces: OrderedDict[tuple[object, ...], Ink] = OrderedDict()
         self._cache_size = cache_size
         # (text, px) -> pen travel. Bounded: the oldest entries go first (an attract demo
         # measures the ticker's ever-new sentences).
@@ -136,6 +149,11 @@ class Fonts:
                     raise KeyboardInterrupt from None
                 raise
             font.kerning = False
+            strength = EMBOLDEN.get(self.path.name)
+            if strength is not None:
+                # Emboldened in every measure too (advances, ink boxes), not only when drawn.
+                font.strength = strength
+                font.style = pygame.freetype.STYLE_STRONG
             font.pad = True         # line-box metrics: every line of a size is equally tall
             font.origin = True      # render_to's position is the pen's start on the baseline
             self._fonts[px] = font
@@ -168,11 +186,26 @@ class Fonts:
         advance = round(sum(m[4] for m in metrics if m is not None))
         return max(advance, font.get_rect(text).right)
 
+    def _place(self, text: str, px: int) -> tuple[list[tuple[Fonts, str, int]], int]:
+        """``text`` cut into runs, each with the font that draws it and the pen's x where it
+        starts, and the pen's whole travel. A narrow no-break space moves the pen by half a
+        space (about 1/7 em in FreeSans Bold, a French "espace fine"): no font here has a
+        glyph for it, and a whole space before "!" reads as a gap."""
+        placed: list[tuple[Fonts, str, int]] = []
+        x = 0
+        for i, segment in enumerate(_spaces(text).split(NNBSP)):
+            if i:
+                x += max(1, self._advance(" ", px) // 2)
+            for owner, piece in self.runs(segment):
+                placed.append((owner, piece, x))
+                x += owner._advance(piece, px)
+        return placed, x
+
     def size(self, text: str, px: int) -> tuple[int, int]:
         key = (text, px)
         width = self._widths.get(key)
         if width is None:
-            width = sum(owner._advance(piece, px) for owner, piece in self.runs(_plain_spaces(text)))
+            width = self._place(text, px)[1]
             if len(self._widths) >= 16 * self._cache_size:
                 del self._widths[next(iter(self._widths))]
             self._widths[key] = width
@@ -184,76 +217,104 @@ class Fonts:
             height = self._heights[px] = self.get(px).get_sized_height()
         return height
 
-    def render(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
-        """``text`` drawn in ``color`` on a transparent surface as wide as the pen's travel and
-        as tall as a line."""
-        key = (text, px, color)
-        surface = self._surfaces.get(key)
-        if surface is not None:
-            self._surfaces.move_to_end(key)
-            return surface  # type: ignore[return-value]
-        surface = self._draw(text, px, color)
-        self._keep(key, surface)
-        return surface
+    def _baseline(self, px: int) -> int:
+        """The baseline's distance from the top of a line (this font's ascender: for FreeSans
+        Bold the height of a capital, so an accent on a capital stands above the line)."""
+        baseline = self._ascenders.get(px)
+        if baseline is None:
+            baseline = self._ascenders[px] = self.get(px).get_sized_ascender()
+        return baseline
+
+    def _glyph_box(self, text: str, px: int) -> pygame.Rect:
+        """The ink of ``text`` in this font alone, from FreeType's glyph metrics, relative to
+        the pen's start on the baseline (y down: an accent's top is negative)."""
+        font = self.get(px)
+        font.pad = False    # without the line box: the glyphs' own extent
+        try:
+            box = font.get_rect(text)
+        finally:
+            font.pad = True
+        return pygame.Rect(box.x, -box.y, box.width, box.height)
+
+    def reach(self, text: str, px: int) -> pygame.Rect:
+        """Where ``text``'s ink reaches, per the fonts' metrics, relative to its line box's
+        top-left (the pen's start, the top of the line): above the line (y < 0) for an accent
+        on a capital, left of it (x < 0) for a glyph that overhangs its start, below it for a
+        low descender. It contains the drawn ink (tests/app/test_ink.py); an empty rect at
+        (0, 0) for blank text. Painter fits and places text by it."""
+        key = (text, px)
+        box = self._reaches.get(key)
+        if box is None:
+            box = self._reach(self._place(text, px)[0], px)
+            if len(self._reaches) >= 16 * self._cache_size:
+                del self._reaches[next(iter(self._reaches))]
+            self._reaches[key] = box
+        return pygame.Rect(box)
+
+    def _reach(self, placed: list[tuple[Fonts, str, int]], px: int) -> pygame.Rect:
+        baseline = self._baseline(px)
+        box: pygame.Rect | None = None
+        for owner, piece, x in placed:
+            if piece.strip():
+                glyphs = owner._glyph_box(piece, px).move(x, baseline)
+                box = glyphs if box is None else box.union(glyphs)
+        return pygame.Rect(0, 0, 0, 0) if box is None else box
+
+    def render(self, text: str, px: int, color: tuple[int, int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+        """``text`` drawn in ``color`` on a transparent surface with room for all its ink
+        (the line box and whatever reaches beyond it), and where the line box's top-left lies
+        on that surface."""
+        return self._draw(text, px, color)
 
     def ink(self, text: str, px: int, color: tuple[int, int, int]) -> Ink:
-        """``render``'s picture cut to its ink, with where the ink sits in it: blitting the ink
-        alone is the same picture for about 60 % of the cost (a line of text is mostly
+        """``text`` drawn and cut to its ink, with where the ink sits relative to the line box:
+        blitting the ink alone costs about 60 % of blitting a line (a line of text is mostly
         transparent, and SDL blends every pixel it is given)."""
         key = (text, px, color, "ink")
         got = self._surfaces.get(key)
         if got is not None:
             self._surfaces.move_to_end(key)
-            return got  # type: ignore[return-value]
-        full = self._draw(text, px, color)
+            return got
+        full, (x, y) = self._draw(text, px, color)
         box = full.get_bounding_rect()
-        made = Ink(full.subsurface(box).copy() if box.width and box.height else None, box.x, box.y,
-                   full.get_width())
-        self._keep(key, made)
-        return made
-
-    def _keep(self, key: tuple[object, ...], made: object) -> None:
+        made = Ink(full.subsurface(box).copy() if box.width and box.height else None,
+                   box.x - x, box.y - y, self.size(text, px)[0])
         self._surfaces[key] = made
         if len(self._surfaces) > self._cache_size:
             self._surfaces.popitem(last=False)
+        return made
 
-    def _draw(self, text: str, px: int, color: tuple[int, int, int]) -> pygame.Surface:
-        pieces = self.runs(_plain_spaces(text))
-        widths = [owner._advance(piece, px) for owner, piece in pieces]
-        surface = pygame.Surface((max(1, sum(widths)), self.line_height(px)), pygame.SRCALPHA)
-        baseline = self.get(px).get_sized_ascender()
-        x = 0
-        for (owner, piece), width in zip(pieces, widths):
+    def _draw(self, text: str, px: int, color: tuple[int, int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+        # The surface is the line box grown to the glyphs' reach, with a pixel to spare all
+        # round. It used to be the line box alone, with the baseline at the ascender: FreeSans
+        # Bold's ascender is the capitals' height, so É Ö Ñ Å lost their accents (and Hangul,
+        # drawn by the other font, could lose its top) at most sizes.
+        placed, width = self._place(text, px)
+        reach = self._reaches.get((text, px)) or self._reach(placed, px)
+        room = pygame.Rect(0, 0, max(1, width), self.line_height(px)).union(reach).inflate(2, 2)
+        surface = pygame.Surface(room.size, pygame.SRCALPHA)
+        baseline = self._baseline(px)
+        for owner, piece, x in placed:
             if piece.strip():
-                owner.get(px).render_to(surface, (x, baseline), piece, color)
-            x += width
-        return surface
-        pieces = self.runs(_plain_spaces(text))
-        widths = [owner._advance(piece, px) for owner, piece in pieces]
-        surface = pygame.Surface((max(1, sum(widths)), self.line_height(px)), pygame.SRCALPHA)
-        baseline = self.get(px).get_sized_ascender()
-        x = 0
-        for (owner, piece), width in zip(pieces, widths):
-            if piece.strip():
-                owner.get(px).render_to(surface, (x, baseline), piece, color)
-            x += width
-        if premultiplied:
-            surface = surface.premul_alpha()
-        self._surfaces[key] = surface
-        if len(self._surfaces) > self._cache_size:
-            self._surfaces.popitem(last=False)
-        return surface
+                owner.get(px).render_to(surface, (x - room.x, baseline - room.y), piece, color)
+        return surface, (-room.x, -room.y)
 
 
 @dataclass(frozen=True, slots=True)
 class Ink:
-    """A rendered text's inked part (None for blank text), its place in the full rendering, and
-    the full rendering's width."""
+    """A rendered text's inked part (None for blank text), where it sits relative to the line
+    box's top-left (negative above or left of it), and the line box's width (the pen's travel)."""
 
     surface: pygame.Surface | None
     x: int
     y: int
     width: int
+
+    def rect(self, x: int, y: int) -> pygame.Rect:
+        """The ink's rectangle for a line box whose top-left is at (x, y) (empty for blank text)."""
+        if self.surface is None:
+            return pygame.Rect(x, y, 0, 0)
+        return pygame.Rect(x + self.x, y + self.y, self.surface.get_width(), self.surface.get_height())
 
 
 class Memo:

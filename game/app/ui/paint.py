@@ -4,6 +4,7 @@ cards, seat chips. A Painter draws one frame; it never changes the table."""
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -11,10 +12,16 @@ import pygame
 
 from ...cards import Card
 from ...i18n.lookup import kind_name, text
+from ...i18n.typography import typeset
 from . import theme
 from .actions import Act, Hotspot
 from .fonts import Fonts
 from .theme import RGB
+
+
+#: typeset, remembered: a frame draws the same few dozen texts as the frame before, and the
+#: typography's regular expressions cost more than looking a text up.
+_typeset = functools.lru_cache(maxsize=8192)(typeset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +35,8 @@ class Overflow:
 
 @dataclass(frozen=True, slots=True)
 class TextBox:
-    """A text as drawn: ``box`` is the room it was given, ``covered`` the lines it drew."""
+    """A text as drawn: ``box`` is the room it was given, ``covered`` the lines it drew and
+    their ink (inside ``box`` when the text fits)."""
 
     text: str
     box: pygame.Rect
@@ -133,6 +141,11 @@ class Painter:
     def t(self, key: str, **params: str | int) -> str:
         return text(self.lang, key, **params)
 
+    def typeset(self, content: str) -> str:
+        """``content`` as ``text`` draws it (game.i18n.typography: French spacing, figures bound
+        to their units): measure this, not ``content``, to size a box for a text."""
+        return _typeset(self.lang, content)
+
     # -- text ----------------------------------------------------------------------------
 
     def _wrap(self, words: list[str], width: int, px: int) -> list[str] | None:
@@ -152,8 +165,10 @@ class Painter:
 
     def layout_text(self, content: str, box: pygame.Rect, px: int, min_px: int | None = None,
                     wrap: bool = True) -> tuple[list[str], int, bool]:
-        """Lines and size for ``content`` in ``box``: the largest size from ``px`` down to
-        ``min_px`` at which it fits; (lines at min_px, min_px, False) if none does."""
+        """Lines and size for ``content`` (typeset in the painter's language, as ``text``
+        draws it) in ``box``: the largest size from ``px`` down to ``min_px`` at which it
+        fits; (lines at min_px, min_px, False) if none does."""
+        content = _typeset(self.lang, content)
         floor = min(px, self.min_px if min_px is None else min_px)
         # The same text in the same box comes out the same (fonts and wrapping are pure), and a
         # frame lays out what the frame before did: the search below runs once per text and box.
@@ -179,24 +194,48 @@ class Painter:
                     fitted = False
                     break
                 lines.extend(got)
-            if fitted and len(lines) * self.fonts.line_height(size) <= box.height:
+            if (fitted and len(lines) * self.fonts.line_height(size) <= box.height
+                    and self._ink_fits(lines, size, box)):
                 return lines, size, True
             if size <= floor:
                 return (lines if fitted else paragraphs), size, False
             size = max(floor, size - max(1, size // 12))
 
+    def _reach(self, lines: list[str], size: int) -> pygame.Rect:
+        """Where the ink of ``lines`` (stacked a line pitch apart, left-aligned) reaches,
+        relative to the first line box's top-left."""
+        line_h = self.fonts.line_height(size)
+        reach = pygame.Rect(0, 0, 0, 0)
+        for i, line in enumerate(lines):
+            ink = self.fonts.reach(line, size)
+            if ink.width and ink.height:
+                ink.y += i * line_h
+                reach = ink if not (reach.width and reach.height) else reach.union(ink)
+        return reach
+
+    def _ink_fits(self, lines: list[str], size: int, box: pygame.Rect) -> bool:
+        """The ink's span fits ``box`` (an accent above a capital, a descender below: a text
+        whose line pitch fits may still reach beyond the box's edges, and is moved inside by
+        ``text``); a line's ink fits its width, overhangs included."""
+        reach = self._reach(lines, size)
+        if reach.height > box.height:
+            return False
+        return all(self.fonts.reach(line, size).width <= box.width for line in lines)
+
     def text(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT, *,
              min_px: float | None = None, align: str = "center", valign: str = "center",
              wrap: bool = True, cut: bool = False) -> pygame.Rect:
-        """Draw ``content`` fitted into ``box``; returns the rectangle actually covered.
-        ``cut``: what does not fit even at the smallest size is one line cut with "…" (a
-        player's name, up to 16 letters, where a column has room for fewer)."""
+        """Draw ``content`` fitted into ``box``, typeset in the painter's language (figures
+        bound to their units, French spacing: game.i18n.typography); returns the rectangle
+        actually covered (the line boxes and the ink). ``cut``: what does not fit even at the
+        smallest size is one line cut with "…" (a player's name, up to 16 letters, where a
+        column has room for fewer). ``p.texts`` and ``p.boxes`` keep ``content`` as given."""
         if not content:
             return pygame.Rect(box.x, box.y, 0, 0)
         lines, size, fits = self.layout_text(content, box, self.px(px),
                                              None if min_px is None else self.px(min_px), wrap)
         if not fits and cut:
-            lines, fits = self._cut(content, box, size)
+            lines, fits = self._cut(_typeset(self.lang, content), box, size)
         if not fits:
             self.overflows.append(Overflow(content, (box.x, box.y, box.w, box.h), size))
         self.texts.append((content, size))
@@ -208,7 +247,15 @@ class Painter:
             y = box.bottom - total
         else:
             y = box.y + (box.height - total) // 2
-        covered = pygame.Rect(box.x, y, 0, 0)
+        if fits:
+            # Placed by its lines, then moved as little as needed to bring the ink inside the
+            # box (the accent of a capital stands above its line; a box as tall as the lines
+            # would cut it). Text whose ink stays within its lines is not moved.
+            reach = self._reach(lines, size)
+            if reach.width and reach.height:
+                y += max(0, box.y - (y + reach.top)) - max(0, y + reach.bottom - box.bottom)
+        top = y
+        covered: pygame.Rect | None = None
         clip = self.surface.get_clip()
         self.surface.set_clip(box.clip(clip) if clip else box)
         for line in lines:
@@ -219,11 +266,20 @@ class Painter:
                 x = box.right - ink.width
             else:
                 x = box.x + (box.width - ink.width) // 2
+            drawn = ink.rect(x, y)
+            if fits and ink.surface is not None:
+                # A glyph overhanging the line's start or end stays inside too.
+                x += max(0, box.x - drawn.left) - max(0, drawn.right - box.right)
+                drawn = ink.rect(x, y)
+            line_box = pygame.Rect(x, y, ink.width, line_h)
             if ink.surface is not None:
-                self.surface.blit(ink.surface, (x + ink.x, y + ink.y))
-            covered.union_ip(pygame.Rect(x, y, ink.width, line_h))
+                self.surface.blit(ink.surface, drawn.topleft)
+                line_box.union_ip(drawn)
+            covered = line_box if covered is None else covered.union(line_box)
             y += line_h
         self.surface.set_clip(clip)
+        if covered is None:
+            covered = pygame.Rect(box.x, top, 0, 0)
         self.boxes.append(TextBox(content, pygame.Rect(box), covered.clip(box) if fits else covered))
         return covered
 
@@ -232,18 +288,21 @@ class Painter:
         shown = content.replace("\n", " ")
         high_enough = self.fonts.line_height(size) <= box.height
         if self.fonts.size(shown, size)[0] <= box.width:
-            return [shown], high_enough   # too low a box is not helped by cutting letters off
+            return [shown], high_enough and self._ink_fits([shown], size, box)
         while shown and self.fonts.size(shown + "…", size)[0] > box.width:
             shown = shown[:-1]
-        return [shown.rstrip() + "…"], bool(shown) and high_enough
+        line = shown.rstrip() + "…"
+        return [line], bool(shown) and high_enough and self._ink_fits([line], size, box)
 
     def line(self, content: str, box: pygame.Rect, px: float, colour: RGB = theme.TEXT) -> None:
         """One line, shrunk to the minimum size and then cut with "…" if still too long."""
         size = self.px(px)
-        while size > self.min_px and self.fonts.size(content, size)[0] > box.width:
+        typeset = _typeset(self.lang, content)
+        while size > self.min_px and self.fonts.size(typeset, size)[0] > box.width:
             size -= 1
         shown = content
-        if self.fonts.size(shown, size)[0] > box.width:
+        if self.fonts.size(typeset, size)[0] > box.width:
+            shown = typeset
             while shown and self.fonts.size(shown + "…", size)[0] > box.width:
                 shown = shown[:-1]
             shown = shown.rstrip() + "…"

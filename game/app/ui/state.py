@@ -82,6 +82,12 @@ class VerdictShown:
     how: str = "vote"                        # "vote", "plea" or "ruled" (controller.VerdictTally)
 
 
+def own_layout(lang: str) -> str:
+    """The name keyboard's layout for ``lang``: Hangul for Korean, Latin for the others. The
+    keyboard opens on it, and turns to it when the language changes while it is up."""
+    return "hangul" if lang == "ko" else "latin"
+
+
 @dataclass(frozen=True, slots=True)
 class EventLine:
     """An engine event with the players' names at the time (rendered in the current language)."""
@@ -105,7 +111,7 @@ class UiState:
     # -- the name keyboard (join screen): whose name, what is typed, which keys ---------------
     keyboard_seat: int | None = None         # the physical seat typing its name; None: closed
     keyboard_text: str = ""
-    keyboard_layout: str = "latin"           # "latin" or "hangul" (keyboard.LAYOUTS)
+    keyboard_layout: str = "latin"           # "latin" or "hangul" (keyboard.LAYOUTS); own_layout(lang) on opening
     keyboard_shift: bool = False             # the next letter's case flipped (keyboard.capital)
     game_over_at_ns: int = 0                 # when game over came up (screens_reactions takes turns)
     pending_number: int | None = None        # keyboard card entry: the number typed
