@@ -193,7 +193,7 @@ TEXT: dict[str, str] = {
     "ui_tally_plea": "{accused} hat es zugegeben.",
     "ui_tally_ruled": "Am Bildschirm entschieden.",
     "ui_voted": "stimmt für schuldig",
-    "ui_waiting": "noch nicht abgestimmt",
+    "ui_waiting": "stimmt noch ab",
     "ui_seconds_left": "{seconds} s",
     "ui_verdict_guilty": "SCHULDIG",
     "ui_verdict_not_guilty": "UNSCHULDIG",
