@@ -349,6 +349,8 @@ def fonts_for(lang: str, hangul_candidates: tuple[Path, ...] | None = None) -> t
 
 def missing_glyphs(path: Path, text: str) -> str:
     """The characters of ``text`` the font at ``path`` draws as its "missing" box."""
+    if not pygame.font.get_init():
+        pygame.font.init()      # asked before any screen was drawn (a check at start, a test)
     font = pygame.font.Font(str(path), 24)
     absent = "\ue000"  # a private-use code point: no font here has it
 
