@@ -278,7 +278,22 @@ def test_the_keyboard_shows_the_umlaut_of_a_typed_name() -> None:
     assert above.height > 0 and drawn_ink(ö.subsurface(above).copy())[1] != b""
 
 
+def _inked_height(surface: pygame.Surface, area: pygame.Rect) -> int:
+    """How many rows of ``area`` hold anything but its background (its commonest colour)."""
+    cut = surface.subsurface(area)
+    colours: dict[tuple[int, ...], int] = {}
+    for y in range(area.height):
+        for x in range(area.width):
+            c = tuple(cut.get_at((x, y)))
+            colours[c] = colours.get(c, 0) + 1
+    background = max(colours, key=colours.__getitem__)
+    rows = [y for y in range(area.height) if any(tuple(cut.get_at((x, y))) != background for x in range(area.width))]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
 def test_the_photo_finish_shows_the_accents_of_the_names() -> None:
+    # The racers' names on the timing board at 800×480: each accented name's ink is as tall as
+    # FreeType draws it (the accent whole), and differs from the bare name's.
     photo = scenes()["photo"]
     t = photo.table
     accented, bare = ("Ömer", "Ñuria", "Ángel", "Çelik"), ("Omer", "Nuria", "Angel", "Celik")
@@ -287,10 +302,12 @@ def test_the_photo_finish_shows_the_accents_of_the_names() -> None:
         named = tuple((seat, names[i]) for i, seat in enumerate(t.seated))
         surface = pygame.Surface((800, 480))
         frame = draw(surface, fonts("es"), Scene(dataclasses.replace(t, names=named), photo.ui, photo.now_ns), "es")
-        got[names] = ({b.text: b.covered for b in frame.boxes}, surface)
-    (a_boxes, a), (b_boxes, b) = got[accented], got[bare]
+        got[names] = ({b.text: b.covered for b in frame.boxes}, dict(frame.texts), surface)
+    (a_boxes, a_px, a), (b_boxes, _, b) = got[accented], got[bare]
     shown = [(x, y) for x, y in zip(accented, bare) if x in a_boxes and y in b_boxes]
     assert len(shown) >= 2, a_boxes.keys()     # the racers of the photo finish, by name
     for x, y in shown:
         area = a_boxes[x].union(b_boxes[y])
         assert pygame.image.tobytes(a.subsurface(area), "RGB") != pygame.image.tobytes(b.subsurface(area), "RGB"), x
+        want, _ = reference(fonts("es"), x, a_px[x])
+        assert want is not None and _inked_height(a, a_boxes[x]) == want.get_height(), x
