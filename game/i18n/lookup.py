@@ -21,7 +21,7 @@ from ..messages import Message
 from . import LANGUAGES, de, en, es, fr, ko, referee
 from .particles import resolve as resolve_particles
 from .plural import choose as choose_forms
-from .typography import french
+from .typography import french, spanish_conjunctions
 
 _CATALOGS: dict[str, dict[str, str]] = {
     lang: {**table, **referee.TEXT[lang]}
@@ -47,6 +47,8 @@ def text(lang: str, key: str, **params: str | int) -> str:
         return resolve_particles(filled)
     # Figures and units are bound at the screen (Painter.text typesets all it draws); a
     # sentence printed in the terminal keeps ordinary spaces.
+    if lang == "es":
+        return spanish_conjunctions(filled)
     return french(filled) if lang == "fr" else filled
 
 

@@ -14,7 +14,8 @@ on every catalog entry it fills in). Idempotent: typesetting typeset text change
   does ("Esc: salir", "S : statistiques"), a " · " separator with the item after it, the start
   signal with its article ("avant le TOP", "hasta el ¡YA!"), and French "à" with the word after
   it ("à la microseconde").
-- **Spanish** opens an exclamation or a question built in code: "Cucaracha 3!" -> "¡Cucaracha 3!".
+- **Spanish** opens an exclamation or a question built in code: "Cucaracha 3!" -> "¡Cucaracha 3!",
+  and says "Bea e Ignacio", "Ana u Óscar" where a list built in code meets its names.
 
 The font draws a no-break space as a space and a narrow one as a thin space (see fonts.py).
 """
@@ -89,9 +90,23 @@ _ES_OPEN = {"!": "¡", "?": "¿"}
 _ES_ONE_CLAUSE = re.compile(r"[^.!?¡¿:;]+[!?]")
 
 
+#: "y" before an i sound is "e" ("Bea e Ignacio", "Ana e Hilda"; not "y hielo", "y Yolanda"),
+#: "o" before an o sound is "u" ("Ana u Óscar"). A list joined in code meets its names here.
+_ES_Y = re.compile(r"(?<![\w’'])([yY])([ \u00a0])(?=[hH]?[iIíÍ](?![aeouáéóúAEOUÁÉÓÚ]))")
+_ES_O = re.compile(r"(?<![\w’'])([oO])([ \u00a0])(?=[hH]?[oOóÓ])")
+
+
+def spanish_conjunctions(text: str) -> str:
+    """``text`` with "y"/"o" turned to "e"/"u" where the next word asks for it."""
+    text = _ES_Y.sub(lambda m: ("e" if m.group(1) == "y" else "E") + m.group(2), text)
+    return _ES_O.sub(lambda m: ("u" if m.group(1) == "o" else "U") + m.group(2), text)
+
+
 def spanish(text: str) -> str:
-    """``text`` with the opening mark a one-clause exclamation or question built in code left
-    out ("Cucaracha 3!" -> "¡Cucaracha 3!"); the catalog writes its own."""
+    """``text`` set in Spanish: "e"/"u" for "y"/"o" before an i/o sound, and the opening mark a
+    one-clause exclamation or question built in code left out ("Cucaracha 3!" -> "¡Cucaracha
+    3!"); the catalog writes its own."""
+    text = spanish_conjunctions(text)
     stripped = text.strip()
     if _ES_ONE_CLAUSE.fullmatch(stripped):
         start = len(text) - len(text.lstrip())

@@ -148,6 +148,14 @@ def test_elision_happens_at_every_placeholder_and_only_there() -> None:
     assert vowel_sound("Ingrid") and not vowel_sound("Hélène") and not vowel_sound("")
 
 
+def test_spanish_says_e_and_u_before_the_sound_that_asks_for_it() -> None:
+    # The list is joined in code (" y " between names); the sentence meets the names here.
+    assert text("es", "race_tie", players="Bea y Ignacio").startswith("Empate entre Bea e Ignacio")
+    assert typeset("es", "Ana y Hilda · Ana o Óscar") == f"Ana e Hilda ·{NBSP}Ana u Óscar"
+    assert typeset("es", "agua y hielo, Bea y Yolanda") == "agua y hielo, Bea y Yolanda"
+    assert typeset("fr", "Bea y Ignacio") == "Bea y Ignacio"
+
+
 def test_spanish_contracts_de_el_and_a_el_at_a_filled_in_value() -> None:
     assert fill("es", "Pasa a {what}", {"what": "el asiento 3"}) == "Pasa al asiento 3"
     assert fill("es", "La carta de {what}", {"what": "el asiento 3"}) == "La carta del asiento 3"
@@ -215,7 +223,7 @@ def _every_string(lang: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_typesetting_is_idempotent(lang: str) -> None:
-    built = ["Cucaracha 3!", "n°3", "«Ali»", "Gardien: Bea", "Pioche: 29", "Esc: salir · S: volver", "Échap : quitter", "Moustique 3!",
+    built = ["Bea y Ignacio", "Cucaracha 3!", "n°3", "«Ali»", "Gardien: Bea", "Pioche: 29", "Esc: salir · S: volver", "Échap : quitter", "Moustique 3!",
              "« Ali »", "+400,125 µs", "11 527,601 ms", "à la microseconde", "hasta el ¡YA!", "avant le TOP"]
     for shown in _every_string(lang) + built:
         once = typeset(lang, shown)
