@@ -76,3 +76,44 @@ def test_no_leftover_english_go_where_the_word_is_another(lang: str) -> None:
         pytest.skip(f"{lang} shows GO itself")
     stray = {key: entry for key, entry in table.items() if _NAMES_THE_SIGNAL.search(entry)}
     assert stray == {}, f"{lang} flashes {word!r} but these still say GO"
+
+
+# --- the shipped referee presets ---------------------------------------------------------------
+# A preset's sentence comes from its TOML file, not the catalog, and is shown on the race screen
+# right above the flash: "Drück bei GO" above "LOS!" was the bug this file was written for.
+
+
+def _preset_signal_lines() -> list[tuple[str, dict[str, str]]]:
+    """(preset id, its screen line by language) for each shipped preset whose English line
+    names the signal."""
+    from game.referee.presets import load_presets
+
+    shipped = load_presets()
+    assert shipped.notices == ()
+    return [(p.id, dict(p.screens)) for p in shipped.presets if _NAMES_THE_SIGNAL.search(p.screen("en"))]
+
+
+def test_the_shipped_presets_name_the_signal_where_expected() -> None:
+    # The bell slap's signal is the table's (a match shows): its line names no flash.
+    assert {preset for preset, _ in _preset_signal_lines()} == {"duel", "grab", "last-hand-down"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_preset_line_names_the_signal_by_the_flashed_word(lang: str) -> None:
+    word = _word(catalog(lang)["ref_go"])
+    # A line missing in a language would fall back to English's "GO": it counts as missing.
+    lines = {preset: screens.get(lang, "") for preset, screens in _preset_signal_lines()}
+    missing = {preset: line for preset, line in lines.items() if not _names(line, word)}
+    assert missing == {}, f"{lang}: these presets name the signal without {word!r}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_shipped_preset_says_go_where_the_word_is_another(lang: str) -> None:
+    from game.referee.presets import load_presets
+
+    word = _word(catalog(lang)["ref_go"])
+    if word.casefold() == "go":
+        pytest.skip(f"{lang} shows GO itself")
+    stray = {p.id: text for p in load_presets().presets for key, texts in (("name", p.names), ("screen", p.screens))
+             for language, text in texts if language == lang and _NAMES_THE_SIGNAL.search(text)}
+    assert stray == {}, f"{lang} flashes {word!r} but these presets still say GO"
