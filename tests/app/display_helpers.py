@@ -25,6 +25,27 @@ def scenes() -> dict[str, Scene]:
     return collect(4, list(range(1, 40)), TableSettings(seats=5, clock="sim"))
 
 
+def in_language(scene: Scene, lang: str) -> Scene:
+    """``scene`` as a table set to ``lang`` shows it: the screens are drawn with ``lang=`` while
+    the scene's own ``ui.lang`` stays English, and the name keyboard opens on the language's own
+    layout (Hangul in Korean: issue 22), which drawing with ``lang=`` alone does not change. A
+    keyboard already set to a layout that is not the English one (a Hangul scene) keeps it."""
+    import copy
+
+    from game.app.ui.state import own_layout
+
+    if scene.ui.keyboard_seat is None or scene.ui.keyboard_layout != own_layout(scene.ui.lang):
+        return scene
+    ui = copy.deepcopy(scene.ui)
+    ui.lang, ui.keyboard_layout = lang, own_layout(lang)
+    return Scene(scene.table, ui, scene.now_ns)
+
+
+def scenes_in(lang: str) -> dict[str, Scene]:
+    """:func:`scenes` as a table set to ``lang`` shows them (:func:`in_language`)."""
+    return {name: in_language(scene, lang) for name, scene in scenes().items()}
+
+
 _FONTS: dict[str, Fonts] = {}
 
 
@@ -96,7 +117,7 @@ def name_scenes() -> dict[str, Scene]:
     from game.messages import Message
 
     made: dict[str, Scene] = {}
-    base = scenes()["keyboard"]
+    base = scenes()["keyboard"]     # Latin, as an English table opens it; Hangul below
 
     def add(name: str, scene: Scene = base, **fields: object) -> None:
         ui = copy.deepcopy(scene.ui)

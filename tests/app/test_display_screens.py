@@ -16,7 +16,7 @@ from game.app.ui.render import draw
 from game.i18n import LANGUAGE_NAMES, LANGUAGES
 from game.i18n.lookup import catalog
 
-from display_helpers import SIZES, boards, fonts, scenes, staff_scenes
+from display_helpers import SIZES, boards, fonts, scenes, scenes_in, staff_scenes
 
 
 def test_simulated_games_show_every_key_screen() -> None:
@@ -32,7 +32,7 @@ def test_simulated_games_show_every_key_screen() -> None:
 def test_every_screen_fits_in_every_language(lang: str, size: tuple[int, int]) -> None:
     surface = pygame.Surface(size)
     min_px = round(theme.MIN_TEXT * theme.scale_of(*size))
-    for name, scene in scenes().items():
+    for name, scene in scenes_in(lang).items():
         surface.fill((255, 0, 255))
         frame = draw(surface, fonts(lang), scene, lang=lang, attract=name == "attract")
         assert frame.screen == ("attract" if name == "attract" else frame.screen)
@@ -122,3 +122,12 @@ def test_without_a_hangul_font_korean_falls_back_to_english_and_names_the_packag
     assert choice.warning is not None and HANGUL_PACKAGE in choice.warning
     fonts_, chosen = fonts_for("ko", hangul_candidates=())
     assert chosen.lang == "en" and fonts_.fallback is None
+
+
+def test_the_name_keyboard_is_drawn_in_the_tables_language() -> None:
+    # Drawn with lang= alone the Korean keyboard showed Latin keys (issue 22): a Korean table's
+    # keyboard opens on Hangul, every other language's on Latin.
+    for lang in LANGUAGES:
+        frame = draw(pygame.Surface((800, 480)), fonts(lang), scenes_in(lang)["keyboard"], lang=lang)
+        keys = {text for text, _ in frame.texts}
+        assert ("ㅂ" in keys) == (lang == "ko") and ("q" in keys) == (lang != "ko"), (lang, sorted(keys)[:20])

@@ -8,7 +8,7 @@ import itertools
 
 import pygame
 import pytest
-from display_helpers import ask_scenes, fonts, name_scenes, scenes, staff_scenes
+from display_helpers import ask_scenes, fonts, name_scenes, scenes_in, staff_scenes
 
 from game.app.ui import theme
 from game.app.ui.render import draw
@@ -18,8 +18,8 @@ LAYOUT_SIZES = ((800, 480), (1024, 600), (1280, 720), (1920, 1080), (720, 1280))
 FINGER_PX = 48
 
 
-def _all_scenes() -> dict[str, object]:
-    return {**scenes(), **{f"staff:{name}": scene for name, scene in staff_scenes().items()},
+def _all_scenes(lang: str) -> dict[str, object]:
+    return {**scenes_in(lang), **{f"staff:{name}": scene for name, scene in staff_scenes().items()},
             **{f"names:{name}": scene for name, scene in name_scenes().items()},
             **{f"ask:{name}": scene for name, scene in ask_scenes().items()}}
 
@@ -29,7 +29,7 @@ def _all_scenes() -> dict[str, object]:
 def test_every_screen_lays_out(lang: str, size: tuple[int, int]) -> None:
     floor = int(FINGER_PX * theme.scale_of(*size))
     problems: list[str] = []
-    for name, scene in _all_scenes().items():
+    for name, scene in _all_scenes(lang).items():
         frame = draw(pygame.Surface(size), fonts(lang), scene, lang)  # type: ignore[arg-type]
         problems += [f"{name}: {o.text!r} does not fit {o.box}" for o in frame.overflows]
         for spot in frame.hotspots:

@@ -418,3 +418,20 @@ def test_places_read_as_each_language_writes_them() -> None:
     assert [text("fr", f"ui_place_{n}") for n in (1, 2)] == ["1er", "2e"]
     assert [text("es", f"ui_place_{n}") for n in (1, 2)] == ["1.º", "2.º"]
     assert [text("ko", f"ui_place_{n}") for n in (1, 2)] == ["1위", "2위"]
+
+
+def test_a_one_line_text_gets_the_width_of_its_french_spacing() -> None:
+    # put sizes the text's box by the text as the Painter draws it: French sets a space before
+    # ":" and "!" (typography), so measuring the catalog's spelling gave a box too narrow and
+    # the text came out smaller than asked, or cut (issue 22).
+    from game.app.ui.photo_drawn import Sheet, put
+
+    content = "Écart: +400,125 µs!"
+    p = Painter(pygame.Surface((800, 480)), fonts("fr"), "fr")
+    sheet = Sheet()
+    for align in ("left", "right", "center"):
+        put(p, sheet, "note", content, pygame.Rect(10, 10, 600, 40), 24, (255, 255, 255), align)
+    assert p.typeset(content) != content
+    assert p.overflows == [] and {px for _, px in p.texts} == {p.px(24)}
+    wide = p.fonts.size(p.typeset(content), p.px(24))[0]
+    assert [rect[2] for _, _, rect in sheet.texts] == [wide] * 3

@@ -81,7 +81,7 @@ def _columns(p: Painter, v: RaceView, stats: Sequence[PlayerStats], timed: bool,
 
 def _ink_w(p: Painter, text: str, px: int) -> int:
     """How wide ``text`` is drawn at ``px``: its advance, or its ink where a glyph overhangs."""
-    return max(p.fonts.size(text, px)[0], p.fonts.reach(text, px).width)
+    return max(p.fonts.size(p.typeset(text), px)[0], p.fonts.reach(p.typeset(text), px).width)
 
 
 def draw_stats(p: Painter, v: RaceView, box: pygame.Rect) -> None:
@@ -104,7 +104,7 @@ def draw_stats(p: Painter, v: RaceView, box: pygame.Rect) -> None:
     under = timed and p.portrait
     figure_px = p.px(24)
     columns = _columns(p, v, stats, timed, figure_px, glyphs=not under)
-    name_w = max(p.px(90), min(max(p.fonts.size(v.name(st.seat), p.px(24))[0] for st in stats) + p.px(12),
+    name_w = max(p.px(90), min(max(p.fonts.size(p.typeset(v.name(st.seat)), p.px(24))[0] for st in stats) + p.px(12),
                                inner.width // 4))
     gap = p.px(10)
     line_h = p.fonts.line_height(p.px(20))
@@ -186,7 +186,7 @@ def _key(p: Painter, box: pygame.Rect) -> None:
     size = p.px(20)
     for glyph, key in (("best", "ref_best"), ("median", "ref_median"), ("spread", "ref_spread")):
         word = p.t(key)
-        width = p.fonts.size(word, size)[0]
+        width = p.fonts.size(p.typeset(word), size)[0]
         if x + p.px(20) + width > box.right:
             return
         _glyph(p, glyph, pygame.Rect(x, box.centery - p.px(7), p.px(14), p.px(14)))
@@ -208,7 +208,7 @@ def _chart(p: Painter, stats: Sequence[PlayerStats], area: pygame.Rect, row_h: i
     def x_of(ns: int) -> int:
         return track.x + ns * track.width // hi
 
-    ticks = axis_ticks(0, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0], unit_ns=MS,
+    ticks = axis_ticks(0, hi, track.width, lambda text: p.fonts.size(p.typeset(text), p.px(20))[0], unit_ns=MS,
                        gap_px=p.px(14), point="," if p.lang in ("de", "fr", "es") else ".")
     for tick in ticks:
         pygame.draw.line(p.surface, theme.PANEL_HI, (track.x + tick.x, track.y), (track.x + tick.x, track.bottom), 1)
@@ -223,7 +223,7 @@ def _chart(p: Painter, stats: Sequence[PlayerStats], area: pygame.Rect, row_h: i
         # "ms" on every figure says the unit).
         last = max((track.x + t.right for t in ticks if t.label is not None), default=track.x)
         free = pygame.Rect(last + p.px(12), track.bottom + p.px(4), area.right - last - p.px(12), line_h)
-        if free.width >= p.fonts.size(unit, p.px(20))[0]:
+        if free.width >= p.fonts.size(p.typeset(unit), p.px(20))[0]:
             p.text(unit, free, 20, theme.DIM, align="right", wrap=False)
     for i, st in enumerate(stats):
         if not st.reactions_ns:

@@ -110,7 +110,7 @@ def _frame(p: Painter, v: RaceView) -> _Frame:
         chips_w = _tally_w(p) - _tally_caption(p, v)[1]
         title_w = p.width - _tally_w(p) - p.px(40)
         in_header = not p.portrait and chips_w // max(1, len(s.racers)) >= p.px(TALLY_CHIP_MIN) and \
-            p.fonts.size(_title(p, v), p.px(22))[0] <= title_w
+            p.fonts.size(p.typeset(_title(p, v)), p.px(22))[0] <= title_w
         if not in_header:
             rows = -(-len(s.racers) // _tally_per_row(p, len(s.racers), _strip_w(p, v)))
             tally = pygame.Rect(0, head_h, p.width, rows * p.px(42) + p.px(6))
@@ -134,7 +134,7 @@ def _strip_w(p: Painter, v: RaceView) -> int:
 def _tally_caption(p: Painter, v: RaceView) -> tuple[str, int]:
     """What the tally counts ("Wins", or "Losses" for a last-loses preset) and its width."""
     words = p.t("ref_tally" if v.session.preset.outcome is Outcome.FIRST_WINS else "ref_race_losses")
-    return words, p.fonts.size(words, p.px(20))[0] + p.px(10)
+    return words, p.fonts.size(p.typeset(words), p.px(20))[0] + p.px(10)
 
 
 def _tally_per_row(p: Painter, racers: int, width: int) -> int:

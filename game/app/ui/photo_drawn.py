@@ -61,16 +61,22 @@ def localized(p: Painter, figure: str) -> str:
     return decimal(p.lang, figure).replace(" ", "\u00a0")
 
 
+def text_w(p: Painter, content: str, px: int) -> int:
+    """How wide ``content`` is drawn at ``px``: typeset first, as ``Painter.text`` draws it
+    (French spacing before ``: ! ?`` makes a text wider than its catalog entry)."""
+    return p.fonts.size(p.typeset(content), px)[0]
+
+
 def put(p: Painter, drawn: Sheet, role: str, content: str, box: pygame.Rect, px: float,
         colour: RGB, align: str, *, cut: bool = False, valign: str = "center") -> pygame.Rect:
     """One line of text; ``cut``: too long even at the smallest size, it ends in "…" (a name)."""
     shown = content
     if cut:
         size = p.px(px)
-        while size > p.min_px and p.fonts.size(shown, size)[0] > box.width:
+        while size > p.min_px and text_w(p, shown, size) > box.width:
             size -= 1
-        if p.fonts.size(shown, size)[0] > box.width:
-            while shown and p.fonts.size(shown + "…", size)[0] > box.width:
+        if text_w(p, shown, size) > box.width:
+            while shown and text_w(p, shown + "…", size) > box.width:
                 shown = shown[:-1]
             shown = shown.rstrip() + "…"
         px = size / p.scale
@@ -78,7 +84,7 @@ def put(p: Painter, drawn: Sheet, role: str, content: str, box: pygame.Rect, px:
     # own (it reports from the box's left edge, which for right-aligned text is far too wide).
     _, size, fits = p.layout_text(shown, box, p.px(px), wrap=False)
     if fits:
-        w = min(box.width, p.fonts.size(shown, size)[0])
+        w = min(box.width, text_w(p, shown, size))
         x = box.x if align == "left" else box.right - w if align == "right" else box.centerx - w // 2
         box = pygame.Rect(x, box.y, w, box.height)
         px = size / p.scale

@@ -12,7 +12,7 @@ from . import theme
 from .axis import Tick, axis_ticks
 from .paint import Painter
 from .photo_board import Board
-from .photo_drawn import Rect4, Sheet, localized, put, r4
+from .photo_drawn import Rect4, Sheet, localized, put, r4, text_w
 
 MS = 1_000_000
 #: The axis always shows at least this much after GO, so a lone quick press is not stretched
@@ -45,7 +45,7 @@ def draw_lanes(p: Painter, drawn: Sheet, board: Board, seats: list[int], lanes_b
         return track.x + (ns - lo) * track.width // span
 
     p.fill(theme.BG, lanes_box.inflate(0, p.px(2)), radius=8)
-    ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
+    ticks = axis_ticks(lo, hi, track.width, lambda text: text_w(p, text, p.px(20)),
                        unit_ns=MS, gap_px=p.px(14), point="," if p.lang in ("de", "fr", "es") else ".")
     axis_y = lanes_box.bottom
     for tick in ticks:
@@ -117,8 +117,8 @@ def close_up(p: Painter, drawn: Sheet, board: Board, seats: list[int], box: pyga
     label, figure = f"{p.t('ui_close_up')} · {unit_name}", "+" + localized(p, format_gap(gap))
     line_h = p.fonts.line_height(p.px(22))
     width = box.width - p.px(16)
-    label_w = p.fonts.size(label, p.px(20))[0]
-    figure_w = p.fonts.size(figure, p.px(22))[0]
+    label_w = text_w(p, label, p.px(20))
+    figure_w = text_w(p, figure, p.px(22))
     # The caption and the gap on one line, or (a narrow photo in German) on two.
     one_line = label_w + p.px(12) + figure_w <= width
     cap = pygame.Rect(box.x + p.px(8), box.y + p.px(2), width, line_h * (1 if one_line else 2))
@@ -129,7 +129,7 @@ def close_up(p: Painter, drawn: Sheet, board: Board, seats: list[int], box: pyga
     lanes_box = pygame.Rect(box.x + p.px(8), cap.bottom, box.width - p.px(16),
                             box.bottom - cap.bottom - axis_h - p.px(4))
     track = lanes_box.inflate(-2 * (r + p.px(4)), 0)
-    ticks = axis_ticks(lo, hi, track.width, lambda text: p.fonts.size(text, p.px(20))[0],
+    ticks = axis_ticks(lo, hi, track.width, lambda text: text_w(p, text, p.px(20)),
                        unit_ns=unit, gap_px=p.px(14),
                        point="," if p.lang in ("de", "fr", "es") else ".")
     for tick in ticks:

@@ -22,7 +22,7 @@ from ...race import RaceKind
 from . import theme
 from .paint import Painter
 from .photo_board import Board, Entry, board_of
-from .photo_drawn import Drawn, Sheet, localized, put, r4
+from .photo_drawn import Drawn, Sheet, localized, put, r4, text_w
 from .photo_lanes import close_up, draw_lanes
 from .theme import RGB
 
@@ -178,10 +178,10 @@ def _columns(p: Painter, board: Board, kind: RaceKind, row: pygame.Rect, reading
     places = [place_text(p, e.place) for e in board.entries if e.place is not None] or [""]
 
     def made(big: int, shorten: int) -> _Columns:
-        place_w = max(p.fonts.size(text, big)[0] for text in places) + p.px(6)
+        place_w = max(text_w(p, text, big) for text in places) + p.px(6)
         # The widest time sets the column, but never more than 40% of the row: at the smallest
         # size a long reading then shrinks to fit rather than squeezing the names out.
-        time_w = min(max(p.fonts.size(text, big)[0] for text in readings) + p.px(4), int(inner.width * 0.4))
+        time_w = min(max(text_w(p, text, big) for text in readings) + p.px(4), int(inner.width * 0.4))
         # Line two never in larger text than the names and times above it.
         return _Columns(min(small, big), big, top_h, min(place_w, int(inner.width * 0.16)), time_w, shorten)
 
@@ -237,14 +237,14 @@ def _plan(p: Painter, kind: RaceKind, entry: Entry, name: str, row: pygame.Rect,
     # The first badges beside the name (the decisive one first), one more while line two is
     # still too full.
     pad = p.px(8)
-    name_w = p.fonts.size(name, cols.big)[0]
+    name_w = text_w(p, name, cols.big)
     for k in range(1, len(pills) + 1):
         rest = line_two(pills[k:])
         if rest is None:
             continue
         # The name whole, else cut to a third of its box, else (a 16-letter name beside a long
         # badge) to its first three letters: the seat's colour beside it says whose row it is.
-        least = min(name_w, p.fonts.size(name[:3] + "…", cols.big)[0])
+        least = min(name_w, text_w(p, name[:3] + "…", cols.big))
         for keep in (name_w, min(name_w, name_box.width // 3), least if hard else name_w):
             for beside_px in range(cols.small, p.min_px - 1, -1):
                 if name_box.width - sum(_pill_w(p, pill, beside_px) + pad for pill in pills[:k]) >= keep and \
@@ -326,18 +326,18 @@ def _pills(p: Painter, kind: RaceKind, entry: Entry) -> list[_Pill]:
 
 
 def _pill_w(p: Painter, pill: _Pill, size: int) -> int:
-    return p.fonts.size(pill.text, size)[0] + 2 * p.px(6)
+    return text_w(p, pill.text, size) + 2 * p.px(6)
 
 
 def _pill_h(p: Painter, pill: _Pill, size: int) -> int:
     """A badge's height: its line and a margin, or its ink's (an accented capital, "É", reaches
     above the line)."""
-    return max(p.fonts.line_height(size), p.fonts.reach(pill.text, size).height) + p.px(2)
+    return max(p.fonts.line_height(size), p.fonts.reach(p.typeset(pill.text), size).height) + p.px(2)
 
 
 def _pills_fit(p: Painter, pills: Sequence[_Pill], size: int, height: int) -> bool:
     """Each badge's ink fits a line of ``height`` at ``size``."""
-    return all(p.fonts.reach(pill.text, size).height <= height for pill in pills)
+    return all(p.fonts.reach(p.typeset(pill.text), size).height <= height for pill in pills)
 
 
 def _draw_pill(p: Painter, drawn: Sheet, player: int, pill: _Pill, size: int, x: int, y: int,
@@ -359,7 +359,7 @@ def _second_line(p: Painter, drawn: Sheet, entry: Entry, pills: list[_Pill], box
     note = _gap_note(p, entry)
     gap = p.px(6)
     if note:
-        note_w = p.fonts.size(note, size)[0]
+        note_w = text_w(p, note, size)
         ink = theme.TEXT if entry.tie or entry.decisive else theme.DIM
         put(p, drawn, "note", note, pygame.Rect(box.right - note_w, box.y, note_w, box.height),
             size / p.scale, ink, "right")
@@ -376,7 +376,7 @@ def _line_need(p: Painter, entry: Entry, pills: list[_Pill], size: int, note: st
     """The width line two needs for ``pills`` and the gap ``note`` (the entry's own if None)."""
     note = _gap_note(p, entry) if note is None else note
     badges = sum(_pill_w(p, pill, size) + p.px(6) for pill in pills)
-    return badges + (p.fonts.size(note, size)[0] if note else 0)
+    return badges + (text_w(p, note, size) if note else 0)
 
 
 def _reading(p: Painter, entry: Entry) -> tuple[str, RGB]:

@@ -230,7 +230,7 @@ def draw_play(p: Painter, s: Scene) -> None:
         _actions(p, acts, buttons)
         # Each word gets room by its length ("Sin cartas" and "Deshacer", "Fertig" and
         # "Rückgängig"): an even split cuts the longer one in some language.
-        wide = [p.fonts.size(label, p.px(24))[0] for label, _, _ in more]
+        wide = [p.fonts.size(p.typeset(label), p.px(24))[0] for label, _, _ in more]
         out_w = int(side.width * min(0.65, max(0.35, wide[0] / sum(wide))))
         _actions(p, pygame.Rect(side.x, side.y, out_w, side.height), more[:1])
         _actions(p, pygame.Rect(side.x + out_w, side.y, side.width - out_w, side.height), more[1:])
