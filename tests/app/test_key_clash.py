@@ -218,7 +218,9 @@ ACTS: dict[str, tuple[frozenset[type], frozenset[str]]] = {
     "keyboard": (frozenset(), frozenset({"keyboard_seat", "keyboard_shift", "keyboard_text", "keyboard_layout"})),
     "back": (frozenset(), _BACK),
     "settings": (frozenset(), frozenset({"pin_open", "pin_entry", "settings_open"})),
-    "lang": (frozenset(), frozenset({"lang"})),
+    # The language, and with it the name keyboard's layout while it is up (a Korean table types
+    # Hangul from then on: issue 22).
+    "lang": (frozenset(), frozenset({"lang", "keyboard_layout"})),
     "pin_digit": (frozenset(), frozenset({"pin_entry", "pin_note"})),
     "pin_clear": (frozenset(), frozenset({"pin_entry", "pin_note"})),
     "pin_ok": (frozenset(), frozenset()),           # the staff gate's: recorded as staff:pin_ok
@@ -443,6 +445,19 @@ def test_each_tap_does_the_one_act_it_shows(case_name: str) -> None:
         if not ok:
             problems[f"{spot.act} at {point}"] = named or "nothing"
     assert problems == {}, f"{case_name} ({frame.screen}): {problems}"
+
+
+def test_a_language_changed_under_the_name_keyboard_is_one_act() -> None:
+    # The "lang" act turns the keyboard to the new language's layout while it is up (issue 22):
+    # both fields are that one act, and the act is named, not a clash.
+    scene = cases()["keyboard"].scene
+    ui = copy.deepcopy(scene.ui)
+    con = Recording(ui, scene.now_ns)
+    before = copy.deepcopy(_shown(ui))
+    made = con.perform(Act("lang", "ko"), table_of("keyboard"))
+    changed = frozenset(name for name, value in _shown(ui).items() if before[name] != value)
+    assert (ui.lang, ui.keyboard_layout) == ("ko", "hangul")
+    assert action(Effect(tuple(con.acts), tuple(made), changed)) == "lang"
 
 
 # -- what a reader sees --------------------------------------------------------------------------
