@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_summary(table, steps, seed), indent=2))
     else:
-        print(f"Final standings (penalty points, lowest wins):\n{standings_table(table.game)}")
+        print(f"Final standings (penalty points, lowest wins):\n{standings_table(table.game, table.name, lambda p: table.seated[p] + 1)}")
     if log is not None and log.lost:
         # The game was played to its end from memory; the log misses its last steps: said, and
         # the exit status says the log is not whole.

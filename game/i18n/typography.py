@@ -17,7 +17,7 @@ on every catalog entry it fills in). Idempotent: typesetting typeset text change
 - **Spanish** opens an exclamation or a question built in code: "Cucaracha 3!" -> "¡Cucaracha 3!",
   and says "Bea e Ignacio", "Ana u Óscar" where a list built in code meets its names.
 
-The font draws a no-break space as a space and a narrow one as a thin space (see fonts.py).
+The font draws a no-break space as a space and a narrow one as half a space (see fonts.py).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,10 +40,10 @@ def test_play_then_replay_gives_the_same_standings(tmp_path: Path, capsys: pytes
 
 def figures(out: str) -> list[tuple[str, ...]]:
     """The standings' place, points, moths and each round's points, best first (the demo's
-    table also names each player and their seat; replay's gives the player's index)."""
-    lines = out[out.index("place  "):].splitlines()
-    skip = 3 if lines[0].startswith("place  player") else 2
-    rows = [(cells[0], *cells[skip:]) for cells in (line.split() for line in lines[1:])
+    table names each player; replay's log holds no names, so it says "player N"). Columns are
+    two spaces apart; a name may hold one."""
+    lines = out[out.index("place  player"):].splitlines()
+    rows = [(cells[0], *cells[3:]) for cells in (re.split(r" {2,}", line.strip()) for line in lines[1:])
             if cells and cells[0].isdigit()]
     assert len(rows) == 5
     return rows

@@ -13,7 +13,8 @@ import pytest
 
 from game.app.cli import main
 from game.app.ui.demo import Demo
-from game.app.ui.headless import _width, standings_text
+from game.app.ui.headless import standings_text
+from game.narrate import _width
 from game.controller import Table, TableSettings
 
 HARD_NAMES = ("Ömer", "김민준", "Ñuria", "Zoë")

@@ -5,6 +5,8 @@ demo's own options when the table starts instead."""
 
 from __future__ import annotations
 
+import re
+
 import argparse
 import sqlite3
 from pathlib import Path
@@ -29,16 +31,15 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def standings(out: str) -> list[tuple[str, ...]]:
-    """The standings' figures, best first: place, points, moths and each round's points. The
-    demo's table names each player and their seat; the table's and replay's give the player's
-    index: the figures are the same game's either way."""
-    lines = out[out.index("place  "):].splitlines()
-    named = lines[0].startswith("place  player")
+    """The standings' figures, best first: place, points, moths and each round's points (the
+    names may differ: the demo's table has them, a log replayed without names says "player N").
+    Columns are two spaces apart; a name may hold one."""
+    lines = out[out.index("place  player"):].splitlines()
     rows = []
-    for cells in (line.split() for line in lines[1:]):
+    for cells in (re.split(r" {2,}", line.strip()) for line in lines[1:]):
         if not cells or not cells[0].isdigit():
             break
-        rows.append((cells[0], *cells[3 if named else 2:]))
+        rows.append((cells[0], *cells[3:]))
     assert rows
     return rows
 

@@ -4,7 +4,6 @@ with screenshots of every key screen drawn off-screen (SDL's dummy driver)."""
 from __future__ import annotations
 
 import copy
-import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -14,6 +13,7 @@ import pygame
 from ...codec import dumps
 from ...controller import Stage, Table, TableSettings
 from ...i18n.events import event_text
+from ...narrate import standings_table
 from .common import Scene
 from .demo import KEY_SCREENS, Demo, key_scenes
 from .fonts import Fonts, fonts_for
@@ -115,29 +115,5 @@ def run_demo(*, players: int, seed: int, settings: TableSettings, langs: Sequenc
 
 
 def standings_text(table: Table) -> str:
-    """The final standings as a terminal table, best first: each player by name and seat
-    (counted from 1, as on the table), the total, the moths held, and each round's points under
-    its own heading."""
-    game = table.game
-    rounds = [f"round {n}" for n in range(1, len(game.scores) + 1)]
-    names = {s.player: table.name(s.player) for s in game.standings()}
-    name_w = max([_width("player"), *map(_width, names.values())])
-    head = ["place", _pad("player", name_w), "seat", "points", "moths", *rounds]
-    rows = ["  ".join(head).rstrip()]
-    for s in game.standings():
-        points = [f"{row[s.player].points:>{len(r)}}" for row, r in zip(game.scores, rounds)]
-        cells = [f"{s.place:>5}", _pad(names[s.player], name_w), f"{table.seated[s.player] + 1:>4}",
-                 f"{s.total:>6}", f"{s.moths:>5}", *points]
-        rows.append("  ".join(cells).rstrip())
-    return "\n".join(rows)
-
-
-def _width(text: str) -> int:
-    """Terminal columns ``text`` takes: a Hangul or other wide letter takes two, a combining
-    accent none (a name typed as E + U+0301 is one column, as É is)."""
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
+    """The final standings as a terminal table: each player by name and seat (from 1)."""
+    return standings_table(table.game, table.name, lambda p: table.seated[p] + 1)
