@@ -172,8 +172,13 @@ def _param(lang: str, name: str, value: str | int) -> str | int:
         if seat:
             return text(lang, "what_seat", seat=seat.group(1))
         if value == "GO":
-            # The start signal by the language's own word, as its flash shows it ("TOP", "YA").
-            return text(lang, "race_go").strip("!¡ \u202f\u00a0")
+            # A GO at the wrong moment, named by the word the language flashes (race_go) and as
+            # its style sheet names the signal in a sentence (docs/i18n): a noun with its
+            # article in de/fr/es ("le TOP ne sert à rien"), Spanish with its marks ("YA no
+            # sirve" would read "no longer works"), Korean as 출발 신호 (출발 alone is a start).
+            flash = text(lang, "race_go")
+            word = flash.strip("!¡ \u202f\u00a0")
+            return {"de": f"das {word}", "fr": f"le {word}", "es": f"el {flash}", "ko": f"{word} 신호"}.get(lang, word)
         return text(lang, "what_input")
     return value
 

@@ -14,7 +14,9 @@ import re
 import pytest
 
 from game.i18n import LANGUAGES
-from game.i18n.lookup import catalog
+from game.i18n.lookup import catalog, render
+from game.messages import Message
+from game.referee.presets import load_presets
 
 #: What is flashed when the signal comes: the card game's controller message, the card game's
 #: screen, the referee's race screen.
@@ -86,8 +88,6 @@ def test_no_leftover_english_go_where_the_word_is_another(lang: str) -> None:
 def _preset_signal_lines() -> list[tuple[str, dict[str, str]]]:
     """(preset id, its screen line by language) for each shipped preset whose English line
     names the signal."""
-    from game.referee.presets import load_presets
-
     shipped = load_presets()
     assert shipped.notices == ()
     return [(p.id, dict(p.screens)) for p in shipped.presets if _NAMES_THE_SIGNAL.search(p.screen("en"))]
@@ -109,11 +109,28 @@ def test_every_preset_line_names_the_signal_by_the_flashed_word(lang: str) -> No
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_shipped_preset_says_go_where_the_word_is_another(lang: str) -> None:
-    from game.referee.presets import load_presets
-
     word = _word(catalog(lang)["ref_go"])
     if word.casefold() == "go":
         pytest.skip(f"{lang} shows GO itself")
-    stray = {p.id: text for p in load_presets().presets for key, texts in (("name", p.names), ("screen", p.screens))
+    stray = {p.id: text for p in load_presets().presets for texts in (p.names, p.screens)
              for language, text in texts if language == lang and _NAMES_THE_SIGNAL.search(text)}
     assert stray == {}, f"{lang} flashes {word!r} but these presets still say GO"
+
+
+# --- a GO that comes at the wrong moment --------------------------------------------------------
+# The controller says ignored_input with what="GO" (game/controller/races.py); the sentence
+# names the signal, so it names it as the screen flashes it.
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_ignored_go_is_named_by_the_flashed_word(lang: str) -> None:
+    word = _word(catalog(lang)["ui_go"])
+    said = render(Message.of("ignored_input", what="GO"), lang)
+    assert _names(said, word), said
+    if word.casefold() != "go":
+        assert not _NAMES_THE_SIGNAL.search(said), said
+    # As the style sheets name the signal in a sentence (a noun; Spanish keeps its marks: a
+    # bare "YA no sirve" reads "no longer works").
+    expected = {"en": "Ignored: GO is not used", "de": "Ignoriert: das LOS wird", "fr": "Ignoré : le TOP ne sert",
+                "es": "Ignorado: el ¡YA! no sirve", "ko": "지금은 출발 신호를 쓸 수"}[lang]
+    assert expected in said.replace("\u00a0", " ").replace("\u202f", " "), said
