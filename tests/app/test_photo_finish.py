@@ -435,3 +435,22 @@ def test_a_one_line_text_gets_the_width_of_its_french_spacing() -> None:
     assert p.overflows == [] and {px for _, px in p.texts} == {p.px(24)}
     wide = p.fonts.size(p.typeset(content), p.px(24))[0]
     assert [rect[2] for _, _, rect in sheet.texts] == [wide] * 3
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_gap_of_nothing_is_said_as_the_tie_it_is(lang: str) -> None:
+    # Two hands at the same instant: "+0 ns" read as a lead of nothing measured (the German
+    # review). Beside a tie's badge the row says no gap; the close-up of a tie for the deciding
+    # place says the tie instead of its gap.
+    for name in ("tie", "tie-lot"):
+        for size in ((800, 480), (720, 1280)):
+            p, drawn, _ = on_screen(size, lang, name)
+            assert p.overflows == [], (name, size, p.overflows)
+            said = [(role, text.replace("\u00a0", " ")) for role, text, _ in drawn.texts]
+            assert not [s for s in said if s[1].startswith("+0 ")], (name, size, said)
+            ties = {player for player, key, _ in drawn.badges if key == "ui_tie"}
+            board = board_of(cases()[name][1], cases()[name][0], GO)
+            assert {e.player for e in board.entries if e.gap_ns == 0} <= ties
+    _, drawn, _ = on_screen((800, 480), lang, "tie-lot")
+    tie = Painter(pygame.Surface((8, 8)), fonts(lang), lang).t("ui_tie").upper()
+    assert [text for role, text, _ in drawn.texts if role == "close-up gap"] == [tie]

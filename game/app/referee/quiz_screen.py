@@ -14,6 +14,7 @@ from ...referee.quiz import Phase, QuizState, RingInRow, Status, early_rows, rin
 from ..ui import theme
 from ..ui.actions import Act
 from ..ui.paint import Painter
+from .race_screen import KEY_SEPARATOR
 
 S = 1_000_000_000
 
@@ -100,8 +101,10 @@ def _countdown(p: Painter, v: QuizView) -> tuple[str, int, int] | None:
     for deadline, total, key in ((s.buzz_deadline_t_ns, s.settings.buzz_window_ns, "ref_buzz_left"),
                                  (s.answer_deadline_t_ns, s.settings.answer_ns, "ref_answer_left")):
         if deadline is not None and total:
-            left = max(0, deadline - v.now_ns)
-            return p.t(key, seconds=-(-left // S)), left, total
+            left = deadline - v.now_ns
+            # Run out, the window is over: "0 s to buzz" ("Noch 0 s") says the opposite of
+            # what the next frame shows, so nothing is shown until the quiz moves on.
+            return (p.t(key, seconds=-(-left // S)), left, total) if left > 0 else None
     return None
 
 
@@ -174,7 +177,9 @@ def _row(p: Painter, v: QuizView, row: RingInRow, box: pygame.Rect, index: int) 
     # As lockout boards show it: the first ring-in's time after arming, then each one's gap to
     # the one before (a tie within the input's resolution in the warning colour).
     if row.gap_ns is not None:
-        p.text("+" + decimal(p.lang, format_gap(row.gap_ns)), times, 22, theme.WARN if row.tie else theme.DIM,
+        # Rung in at the same instant: the tie said, not "+0 ns".
+        gap = "+" + decimal(p.lang, format_gap(row.gap_ns)) if row.gap_ns else p.t("ui_tie")
+        p.text(gap, times, 22, theme.WARN if row.tie else theme.DIM,
                align="right", wrap=False)
     elif row.since_arm_ns is not None:
         p.text(decimal(p.lang, format_ms(row.since_arm_ns)), times, 24, theme.TEXT, align="right", wrap=False)
@@ -285,8 +290,10 @@ def _footer(p: Painter, v: QuizView, room: pygame.Rect) -> str:
     where both fit at full size, else on a line of its own where that fits at 20 px, else the
     step alone."""
     words = _instruction(p, v)
-    esc = p.t("ref_race_keys_quit")
-    for joined, floor in ((f"{words}  ·  {esc}", 26), (f"{words}\n{esc}", 20)):
+    # The key hint whole, and held to the step before it: a line never ends in the dot nor
+    # breaks inside "Esc: beenden".
+    esc = p.t("ref_race_keys_quit").replace(" ", "\u00a0")
+    for joined, floor in ((f"{words}{KEY_SEPARATOR}{esc}", 26), (f"{words}\n{esc}", 20)):
         if p.layout_text(joined, room, p.px(26), p.px(floor))[2]:
             return joined
     return words

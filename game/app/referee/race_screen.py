@@ -642,6 +642,33 @@ def _keys(p: Painter, v: RaceView, room: pygame.Rect) -> str:
     parts.append(p.t("ref_race_keys_race" if v.stats else "ref_race_keys_stats"))
     if not v.kiosk:                       # a kiosk is not quit from a keyboard
         parts.append(p.t("ref_race_keys_quit"))
-    while len(parts) > 1 and not p.layout_text("  ·  ".join(parts), room, p.px(22))[2]:
+    while len(parts) > 1 and key_lines(p, parts, room, p.px(22)) is None:
         parts.pop()
-    return "  ·  ".join(parts)
+    return key_lines(p, parts, room, p.px(22)) or "  ·  ".join(parts)
+
+
+#: Between two key hints on a line: a wide gap, and no line break on either side of the dot.
+KEY_SEPARATOR = "\u00a0\u00a0·\u00a0\u00a0"
+
+
+def key_lines(p: Painter, parts: Sequence[str], room: pygame.Rect, px: int) -> str | None:
+    """Key hints on as few lines as fit ``room`` at the largest size from ``px`` down to the
+    smallest: a line breaks only between two hints, never inside one ("S: zurück zum Rennen"
+    split after "S: zurück", "경주로 / 돌아가기") nor beside a separator (a dot left at a line's
+    end); None if they do not fit at any size."""
+    whole = [part.replace(" ", "\u00a0") for part in parts]
+    size = px
+    while True:
+        lines: list[str] = []
+        for part in whole:
+            trial = f"{lines[-1]}{KEY_SEPARATOR}{part}" if lines else part
+            if lines and p.fonts.size(p.typeset(trial), size)[0] <= room.width:
+                lines[-1] = trial
+            else:
+                lines.append(part)
+        shown = "\n".join(lines)
+        if p.layout_text(shown, room, size, size)[2]:
+            return shown
+        if size <= p.min_px:
+            return None
+        size = max(p.min_px, size - max(1, size // 12))

@@ -114,7 +114,9 @@ def close_up(p: Painter, drawn: Sheet, board: Board, seats: list[int], box: pyga
     # The axis' unit goes in the caption, so its tick labels are bare numbers ("0 200 400"):
     # with the unit on each, a narrow close-up had room for one label only.
     unit, unit_name = (1, "ns") if hi - lo < 2_000 else (1_000, "µs")
-    label, figure = f"{p.t('ui_close_up')} · {unit_name}", "+" + localized(p, format_gap(gap))
+    # The pair at the same instant is a tie, said as one (not "+0 ns").
+    figure = "+" + localized(p, format_gap(gap)) if gap else p.t("ui_tie").upper()
+    label = f"{p.t('ui_close_up')} · {unit_name}"
     line_h = p.fonts.line_height(p.px(22))
     width = box.width - p.px(16)
     label_w = text_w(p, label, p.px(20))

@@ -48,8 +48,9 @@ def draw_dispute(p: Painter, s: Scene) -> None:
         others = [q for q in range(t.players) if q != d.guard]
         _tiles(p, s, tiles, others, lambda q: Act("accuse", q), lambda q: t.name(q))
         cancel_w = actions.width * 2 // 5
-        countdown(p, s, pygame.Rect(actions.x, actions.y + p.px(8), actions.width - cancel_w - p.px(8),
-                                    actions.height - p.px(16)), d.deadline_t_ns, settings.pick_window_ns)
+        if s.now_ns < d.deadline_t_ns:      # run out: no "0 s" (the table moves on)
+            countdown(p, s, pygame.Rect(actions.x, actions.y + p.px(8), actions.width - cancel_w - p.px(8),
+                                        actions.height - p.px(16)), d.deadline_t_ns, settings.pick_window_ns)
         p.button(pygame.Rect(actions.right - cancel_w, actions.y, cancel_w, actions.height), p.t("ui_cancel"),
                  Act("cancel"), px=26)
         return
@@ -67,7 +68,8 @@ def draw_dispute(p: Painter, s: Scene) -> None:
     _tiles(p, s, rest_tiles, judges, lambda q: None,
            lambda q: (t.name(q), p.t('ui_voted' if q in d.votes else 'ui_waiting')),
            lit=lambda q: q in d.votes, cols=1 if p.portrait else max(1, len(judges)))
-    countdown(p, s, clock, d.deadline_t_ns, settings.vote_window_ns)
+    if s.now_ns < d.deadline_t_ns:          # run out: no "0 s" (the verdict comes next)
+        countdown(p, s, clock, d.deadline_t_ns, settings.vote_window_ns)
     third = actions.width // 3
     p.button(pygame.Rect(actions.x, actions.y, third, actions.height), p.t("ui_guilty"),
              Act("rule", True), colour=theme.BAD, px=26)

@@ -369,7 +369,14 @@ def _second_line(p: Painter, drawn: Sheet, entry: Entry, pills: list[_Pill], box
 
 
 def _gap_note(p: Painter, entry: Entry) -> str:
-    return "+" + localized(p, format_gap(entry.gap_ns)) if entry.gap_ns is not None else ""
+    """The gap to the one before; none beside a tie's badge when the two pressed at the same
+    instant ("+0 ns" read as a measured lead of nothing: the badge says the tie), the tie
+    itself where a gap of 0 has no badge."""
+    if entry.gap_ns is None:
+        return ""
+    if entry.gap_ns == 0:
+        return "" if entry.tie else p.t("ui_tie")
+    return "+" + localized(p, format_gap(entry.gap_ns))
 
 
 def _line_need(p: Painter, entry: Entry, pills: list[_Pill], size: int, note: str | None = None) -> int:

@@ -113,7 +113,8 @@ def draw_race(p: Painter, s: Scene) -> None:
     left = pygame.Rect(body.x, cancel.y, cancel.x - body.x - p.px(12), cancel.height)
     if go is None:
         p.text(p.t("ui_race_window", seconds=seconds(p, window_ns)), left, 22, theme.DIM)
-    else:
+    elif s.now_ns < go + window_ns:
+        # Run out, nothing: "0 s" left reads as a window still open.
         countdown(p, s, left.inflate(0, -p.px(12)), go + window_ns, window_ns)
 
 

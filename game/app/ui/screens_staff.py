@@ -323,8 +323,12 @@ CONFIRM_TITLES = {"reset": "ui_reset_board", "end": "ui_end_game", "shutdown": "
 
 
 def confirm_body(p: Painter, body: pygame.Rect, what: str) -> None:
-    """The question and Yes / No in ``body``."""
-    ask_body(p, body, p.t(f"ui_confirm_{what}"), (p.t("ui_yes"), Act("staff_yes")), (p.t("ui_no"), Act("back")))
+    """The question and its two answers in ``body``, each saying what it does: the act itself
+    ("End the game", as the menu's button and the title say it) and Back. A bare Yes / No
+    under a question of two sentences ("End the game? It will not count…") made the staff
+    read the question again to know which one ends the game (the German and Korean review)."""
+    ask_body(p, body, p.t(f"ui_confirm_{what}"), (p.t(CONFIRM_TITLES[what]), Act("staff_yes")),
+             (p.t("ui_back"), Act("back")))
 
 
 # -- the staff screens over a race preset -----------------------------------------------------
