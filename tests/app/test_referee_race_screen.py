@@ -386,3 +386,14 @@ def test_a_cafes_preset_with_the_longest_name_and_rule_lays_out() -> None:
         problems += [f"{what} {lang} {size}: {o.text!r}" for o in p.overflows]
         assert preset.screen(lang) in texts(p) or stats or what == "decided"
     assert problems == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_race_the_table_starts_does_not_count_its_times_from_go(lang: str) -> None:
+    # Bell-slap has no GO: the photo's zero is the race's start, so its axis must not say
+    # "ms after GO" ("ms nach LOS", "출발 후 ms"); a race the rig starts says it.
+    after_go = Painter(pygame.Surface((8, 8)), fonts(lang), lang).t("ui_axis").replace("\u00a0", " ")
+    for size in ((800, 480), (720, 1280)):
+        bell = texts(draw(MOMENTS["bell3-decided"], lang, size))
+        assert after_go not in bell and "ms" in bell, (size, bell)
+        assert after_go in texts(draw(MOMENTS["duel-decided"], lang, size)), size

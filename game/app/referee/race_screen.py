@@ -487,7 +487,11 @@ def _photo_fits(p: Painter, s: Session, photo: tuple[RaceResult, RaceKind], heig
 def _photo(p: Painter, v: RaceView, photo: tuple[RaceResult, RaceKind], box: pygame.Rect) -> None:
     s = v.session
     assert s.race is not None
-    photo_finish(p, _Racers(v.names, s.seats), box, photo[0], photo[1], s.race.go_t_ns)
+    # A race the table starts (bell-slap) has no GO: its times count from the start, and "ms
+    # after GO" under them was untrue. The unit alone until the catalogs have "ms after the
+    # start" in every language.
+    axis = None if s.preset.go is GoSource.RIG else "ms"
+    photo_finish(p, _Racers(v.names, s.seats), box, photo[0], photo[1], s.race.go_t_ns, axis)
 
 
 def _list(p: Painter, v: RaceView, r: RefereeResult, box: pygame.Rect) -> None:

@@ -24,9 +24,9 @@ EARLY_SHARE = 0.35
 
 
 def draw_lanes(p: Painter, drawn: Sheet, board: Board, seats: list[int], lanes_box: pygame.Rect,
-               lanes: list[pygame.Rect], axis_h: int, caption: pygame.Rect) -> None:
+               lanes: list[pygame.Rect], axis_h: int, caption: pygame.Rect, axis: str | None = None) -> None:
     """The board's entries as ``lanes`` (in board order) in ``lanes_box``, the axis' labels in
-    the ``axis_h`` under it, its unit ("ms after GO") in ``caption``."""
+    the ``axis_h`` under it, its unit in ``caption``: ``axis``, else "ms after GO"."""
     go = board.go_t_ns
     late = [e.reaction_ns for e in board.entries if e.reaction_ns is not None]
     hi = max([MIN_AXIS_NS, *late])
@@ -57,7 +57,7 @@ def draw_lanes(p: Painter, drawn: Sheet, board: Board, seats: list[int], lanes_b
                                                               axis_h - p.px(2)))
     go_x = x_of(0)
     pygame.draw.line(p.surface, theme.GO_GREEN, (go_x, lanes_box.y), (go_x, axis_y), max(2, p.px(3)))
-    put(p, drawn, "axis", p.t("ui_axis"), caption, 20, theme.DIM, "right")
+    put(p, drawn, "axis", p.t("ui_axis") if axis is None else axis, caption, 20, theme.DIM, "right")
     xs: dict[int, int] = {}
     for i, (entry, seat, lane) in enumerate(zip(board.entries, seats, lanes)):
         colour = theme.seat_colour(seat)

@@ -52,8 +52,9 @@ class Racers(Protocol):
 
 
 def photo_finish(p: Painter, racers: Racers, box: pygame.Rect, result: RaceResult, kind: RaceKind,
-                 go_t_ns: int | None) -> Drawn:
-    """The board and the photo of ``result`` in ``box``."""
+                 go_t_ns: int | None, axis: str | None = None) -> Drawn:
+    """The board and the photo of ``result`` in ``box``; ``axis``: what the photo's axis counts
+    (default "ms after GO"; a race the table starts itself has no GO, its zero is the start)."""
     t = racers
     board = board_of(result, kind, go_t_ns)
     drawn = Sheet()
@@ -112,7 +113,7 @@ def photo_finish(p: Painter, racers: Racers, box: pygame.Rect, result: RaceResul
         lanes_box = pygame.Rect(photo_box.x, rows_box.y, photo_box.width, row_h * n)
         caption = pygame.Rect(rows_box.x, lanes_box.bottom, rows_box.width - gap, axis_h)
         drawn.photo = r4(photo_box)
-        draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
+        draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption, axis)
         return drawn.done()
     top = photo_box.y
     room = photo_box.height - cap_h - axis_h - (inset_h + gap if inset_h else 0)
@@ -123,7 +124,7 @@ def photo_finish(p: Painter, racers: Racers, box: pygame.Rect, result: RaceResul
         lanes = [pygame.Rect(lanes_box.x, lanes_box.y + i * lane_h, lanes_box.width, lane_h)
                  for i in range(n)]
         drawn.photo = r4(photo_box)
-        draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption)
+        draw_lanes(p, drawn, board, seats, lanes_box, lanes, axis_h, caption, axis)
         top = lanes_box.bottom + axis_h + gap
     # else a short, narrow box (the strip beside the cockroach's card console with five racers
     # at 800×480): the board says it all, a squashed photo would not be read. The close-up,
