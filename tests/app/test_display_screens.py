@@ -131,3 +131,38 @@ def test_the_name_keyboard_is_drawn_in_the_tables_language() -> None:
         frame = draw(pygame.Surface((800, 480)), fonts(lang), scenes_in(lang)["keyboard"], lang=lang)
         keys = {text for text, _ in frame.texts}
         assert ("ㅂ" in keys) == (lang == "ko") and ("q" in keys) == (lang != "ko"), (lang, sorted(keys)[:20])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_staff_confirmation_answers_say_what_they_do(lang: str) -> None:
+    # A bare Yes / No under a two-sentence question made staff read it again to know which one
+    # ends the game (de/ko review): the answer that acts says the act, as the title does.
+    from game.app.ui.paint import Painter
+
+    say = Painter(pygame.Surface((8, 8)), fonts(lang), lang).t
+    for what, act in (("end", "ui_end_game"), ("reset", "ui_reset_board"), ("shutdown", "ui_shutdown")):
+        for size in ((800, 480), (720, 1280)):
+            frame = draw(pygame.Surface(size), fonts(lang), staff_scenes()[f"staff-confirm-{what}"], lang=lang)
+            assert frame.overflows == (), (what, size, frame.overflows)
+            answers = {spot.act.kind: text for spot in frame.hotspots
+                       for text, box in ((b.text, b.box) for b in frame.boxes) if spot.rect.contains(box)}
+            assert answers.get("staff_yes") == say(act) and answers.get("back") == say("ui_back"), \
+                (what, size, answers)
+
+
+@pytest.mark.parametrize("lang", ("de", "ko"))
+def test_a_countdown_that_ran_out_says_no_time_left(lang: str) -> None:
+    # "0 s" read as a window still open (de/ko review): the pick's and the vote's countdowns
+    # are gone once their time is up, until the table moves on.
+    from game.app.ui.common import Scene
+    from game.app.ui.paint import Painter
+
+    zero = Painter(pygame.Surface((8, 8)), fonts(lang), lang).t("ui_seconds_left", seconds=0)
+    one = Painter(pygame.Surface((8, 8)), fonts(lang), lang).t("ui_seconds_left", seconds=1)
+    for name in ("pick", "vote"):
+        scene = scenes()[name]
+        deadline = scene.table.dispute.deadline_t_ns
+        for now, shown in ((deadline - 10**9, one), (deadline, None), (deadline + 10**6, None)):
+            frame = draw(pygame.Surface((800, 480)), fonts(lang), Scene(scene.table, scene.ui, now), lang=lang)
+            said = [text for text, _ in frame.texts]
+            assert zero not in said and (shown is None or shown in said), (name, now - deadline, said)

@@ -117,3 +117,19 @@ def test_scores_show_a_true_minus_and_team_totals() -> None:
         state, _ = step(state, event)
     texts = [t for t, _ in _draw(state, "en", (800, 480)).texts]
     assert "−5" in texts and "red" in texts and texts.count("−5") == 2   # Bea's, and red's total
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_countdown_that_ran_out_is_not_shown_as_nothing_left(lang: str) -> None:
+    # "Noch 0 s zum Antworten" (the German review): a second before the end it counts, at the
+    # end it is gone until the quiz moves on.
+    state = new_quiz(QuizSettings(seats=4, clock="sim", answer_ms=15_000), 0, 0)
+    for event in (Arm(1 * S), Press(2, 1 * S + 300 * MS, "sim"), Tick(2 * S)):
+        state, _ = step(state, event)
+    assert state.phase is Phase.ANSWERING and state.answer_deadline_t_ns is not None
+    for left_ns, shown in ((S, True), (0, False), (-50 * MS, False)):
+        p = Painter(pygame.Surface((800, 480)), fonts(lang), lang)
+        draw_quiz(p, QuizView(state, NAMES, state.answer_deadline_t_ns - left_ns, ""))
+        counted = [text for text, _ in p.texts if text == p.t("ref_answer_left", seconds=1)]
+        zero = [text for text, _ in p.texts if text == p.t("ref_answer_left", seconds=0)]
+        assert bool(counted) == shown and zero == [], (left_ns, p.texts)

@@ -397,3 +397,25 @@ def test_a_race_the_table_starts_does_not_count_its_times_from_go(lang: str) -> 
         bell = texts(draw(MOMENTS["bell3-decided"], lang, size))
         assert after_go not in bell and "ms" in bell, (size, bell)
         assert after_go in texts(draw(MOMENTS["duel-decided"], lang, size)), size
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_key_hints_break_only_between_two_hints(lang: str) -> None:
+    # "S: zurück zum Rennen" split after "zurück", "경주로 / 돌아가기", a line ending in "·"
+    # (de/ko review): each hint stays whole on one line and no line starts or ends with the dot.
+    from game.app.referee.race_screen import KEY_SEPARATOR
+
+    keys = {Painter(pygame.Surface((8, 8)), fonts(lang), lang).t(f"ref_race_keys_{k}").replace("\u00a0", " ")
+            for k in ("start", "void", "stats", "race", "quit", "call_off")}
+    for size in ((800, 480), (720, 1280)):
+        for name, s in MOMENTS.items():
+            for stats in (False, True):
+                p = draw(s, lang, size, stats=stats)
+                footer = p.boxes[-1]
+                assert p.overflows == [], (name, size, p.overflows)
+                lines, _, fits = p.layout_text(footer.text, footer.box,
+                                               [px for t, px in p.texts if t == footer.text][0])
+                assert fits and lines
+                for line in lines:
+                    hints = line.replace("\u00a0", " ").split(KEY_SEPARATOR.replace("\u00a0", " "))
+                    assert set(hints) <= keys, (name, size, stats, lines)
