@@ -21,6 +21,10 @@ _NOT_GERMAN = {
     r"\bRichter\b": "the judges are „alle anderen“: nobody is told they are a Richter",
     r"\bder Nächste\b|\bden Nächsten\b|\bdes Beschuldigten\b|\bdem Spieler\b": "a player is „die Person, die …“",
     r"\bGO\b": "the signal is „LOS“",
+    r"[Aa]bblasen|abgeblasen": "calling a race off is „abbrechen“ („Rennen abbrechen“); „abblasen“ is slang",
+    r"\bLeuten?\b": "players counted are „Personen“",
+    r"\btippe\b|^Tippe\b|[.:] Tippe\b": "the screen is tapped with „tipp“, as every other imperative",
+    r"(nicht drücken|Schweigen) *=|= *unschuldig": "not pressing is said in a sentence: „Wer nicht drückt, stimmt für unschuldig“",
 }
 
 
@@ -37,6 +41,28 @@ def test_german_names_out_tie_and_the_slowest_hand() -> None:
     assert text("de", "ref_loses", player="Bea", reaction="183,456 ms") == "Bea war am langsamsten (183,456 ms)"
     # Badges stand beside a name of either gender: "SCHNELLSTE" beside Dan read as feminine.
     assert de["ui_fastest"].startswith("am ") and de["ui_slowest"].startswith("am ")
+
+
+def test_german_round_two_review_words() -> None:
+    de = catalog("de")
+    # "Zu Unrecht beschuldigt: Bea zieht …" read as if Bea, the guard, had been accused.
+    assert text("de", "verdict_not_guilty", guard="Bea").startswith("Bea lag mit der Beschuldigung falsch")
+    # Column heads side by side are all plural ("Aktion" stood beside "Motten" and "Zahlen").
+    assert (de["ui_col_moths"], de["ui_col_actions"], de["ui_col_numbers"]) == ("Motten", "Aktionen", "Zahlen")
+    assert "Aktionen 5" in text("de", "ui_points_legend", moths=10, actions=5, numbers=1)
+    # The spider's button answers the screen's question "Wer bekommt die Karte von Cem?".
+    assert de["ui_only_moths"].startswith("Niemand")
+    # Two options, two verbs: "… oder tipp auf „Passt nicht“".
+    for key in ("cockroach_card", "cockroach_card_chain"):
+        assert "oder tipp auf „Passt nicht“" in de[key], key
+
+
+def test_german_ticker_names_the_slappers_before_a_portrait_screen_cuts_it() -> None:
+    # The footer's event line is one line, cut with "…" at about 50 characters in portrait:
+    # "Mücke! Alle außer Ali hauen bei LOS drauf: Bea, C…" lost who has to slap.
+    line = text("de", "ev_slap_armed", actor="Ali", players="Bea, Cem, Dan")
+    assert line.index("Dan") < 40, line
+    assert len(text("de", "ev_penalty", player="Ali", moths=0, actions=1, numbers=1, points=6)) <= 50
 
 
 _FORMAL = re.compile(r"\b(Sie|Ihnen|Ihre?[mnrs]?)\b")
