@@ -77,7 +77,7 @@ TEXT: dict[str, str] = {
     "penalty_numbers_left": "{player} kann nicht {count} {count|Zahlenkarte|Zahlenkarten} haben: Das Spiel hat {deck}, davon {pile} auf der Ablage und {others} bei anderen eingegeben, also höchstens {left}.",
     "hand_corrected": "{player} hat jetzt offiziell {cards} {cards|Karte|Karten}: {extra} {extra|gezogene Karte|gezogene Karten} nachgetragen, die das Gerät nicht kannte.",
     # events
-    "ev_game_started": "Neues Spiel mit {players} Personen: {oldest} ist als älteste Person Wache ({house}).",
+    "ev_game_started": "Neues Spiel: {oldest} ist als älteste Person Wache ({players} Personen, {house}).",
     "ev_rules_standard": "Standardregeln",
     "ev_round_started": "Runde {round}: {guard} ist Wache und gibt je {hand} {hand|Karte|Karten}; {draw} {draw|Karte|Karten} im Nachziehstapel.",
     "ev_starter": "Die Startkarte ist {card}.",
