@@ -16,6 +16,7 @@ from .art.badges import guard_bug
 from .paint import Painter
 from .screen_name import screen_of
 from .state import UiState
+from .theme import RGB
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +96,43 @@ def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True,
     pad = p.px(10)
     line_h = p.px(28)
     note_box = pygame.Rect(box.x + pad, box.y + p.px(2), box.width - 2 * pad, line_h)
+    message = _footer_message(p, s, instruction, said)
     line = s.ui.lines[-1] if s.ui.lines else None
+    ticker = None
     if line is not None and line.screen in ("", screen_of(s)):
-        # The ticker: the latest event in one line (cut with "…"; the terminal has it all),
-        # only under the screen it happened on: after the screen changed it is stale.
+        # The ticker: the latest event, only under the screen it happened on (after the screen
+        # changed it is stale).
         ticker = event_text(line.event, lambda i: line.names[i] if i < len(line.names) else str(i), p.lang)
-        if ticker:
+    if ticker:
+        # On two lines when it needs them and the message below still fits (a portrait footer
+        # has the room; a German or French sentence is longer than its English), else on one
+        # line cut with "…" (the terminal has it all).
+        two = pygame.Rect(note_box.x, note_box.y, note_box.width, 2 * line_h)
+        lines, _, fits = p.layout_text(ticker, two, p.px(22))
+        rest = pygame.Rect(box.x + pad, two.bottom, box.width - 2 * pad, box.bottom - two.bottom - p.px(4))
+        if fits and len(lines) > 1 and (message is None or _fits_as_large(p, message[0], note_box, rest, box)):
+            p.text(ticker, two, 22, theme.DIM, align="left", valign="top")
+            note_box = two
+        else:
             p.line(ticker, note_box, 22, theme.DIM)
     message_box = pygame.Rect(box.x + pad, note_box.bottom, box.width - 2 * pad,
                               box.bottom - note_box.bottom - p.px(4))
+    if message is not None:
+        p.text(message[0], message_box, 28, message[1])
+
+
+def _fits_as_large(p: Painter, message: str, note_box: pygame.Rect, rest: pygame.Rect,
+                   box: pygame.Rect) -> bool:
+    """Whether ``message`` fits in ``rest`` as large as under a one-line ticker: the
+    instruction (what to do now) matters more than the ticker's second line."""
+    under_one = pygame.Rect(rest.x, note_box.bottom, rest.width, box.bottom - note_box.bottom - p.px(4))
+    _, size, fits = p.layout_text(message, under_one, p.px(28))
+    return fits and p.layout_text(message, rest, p.px(28), size)[2]
+
+
+def _footer_message(p: Painter, s: Scene, instruction: bool, said: str | None) -> tuple[str, RGB] | None:
+    """What the footer says under the ticker, and in what colour: a number typed and waiting
+    for its kind, a notice, or the table's instruction."""
     notice = s.ui.notice(s.now_ns)
     top = s.ui.result(s.table, s.now_ns)
     if top is not None and top.said and screen_of(s) == top.screen:
@@ -113,12 +142,13 @@ def footer(p: Painter, s: Scene, box: pygame.Rect, instruction: bool = True,
     if s.ui.pending_number is not None and s.table.stage in (Stage.DEAL, Stage.PLAY, Stage.RACE):
         # The first key of a card typed on a keyboard ("4"): say it was heard and what comes
         # next, or the typist cannot tell a number waiting from a key lost.
-        p.text(p.t("ui_pending_kind", number=s.ui.pending_number), message_box, 28, theme.WARN)
-    elif notice is not None and render(notice, p.lang) != said:
+        return p.t("ui_pending_kind", number=s.ui.pending_number), theme.WARN
+    if notice is not None and render(notice, p.lang) != said:
         # A notice answers what someone just did; the instruction is back a few seconds later.
-        p.text(render(notice, p.lang), message_box, 28, theme.WARN)
-    elif instruction:
-        p.text(render(s.table.message, p.lang), message_box, 28)
+        return render(notice, p.lang), theme.WARN
+    if instruction:
+        return render(s.table.message, p.lang), theme.TEXT
+    return None
 
 
 def players_panel(p: Painter, s: Scene, box: pygame.Rect) -> None:
