@@ -120,7 +120,7 @@ def test_no_entry_anywhere_genders_a_person(lang: str) -> None:
 def test_vote_chips_say_what_the_judge_did() -> None:
     # The screen draws f"{name}: {ui_voted}": "Ali : coupable" read as "Ali is guilty".
     assert text("fr", "ui_voted") == "a voté coupable" and "voté" in text("fr", "ui_waiting")
-    assert text("es", "ui_voted") == "votó culpable" and "votado" in text("es", "ui_waiting")
+    assert text("es", "ui_voted") == "ha votado culpable" and "votado" in text("es", "ui_waiting")
 
 
 # --- elision and contraction -----------------------------------------------------------------
@@ -248,6 +248,33 @@ def test_french_typesetting_binds_what_must_not_break() -> None:
     assert typeset("fr", "n°3") == f"n°{NBSP}3" == typeset("fr", "n° 3")
     # A clock's or a URL's colon is not a French colon.
     assert typeset("fr", "12:30 https://x") == "12:30 https://x"
+
+
+def test_a_quoted_french_name_is_never_split_across_lines() -> None:
+    # The review saw « non / coupable » and « Ouvrir les / buzzers »: the wrapper breaks only at
+    # ordinary spaces, so a quoted button or command keeps none inside its guillemets.
+    quoted = [(sentence, inside) for sentence in _every_string("fr")
+              for inside in re.findall(r"«([^»]*)»", typeset("fr", sentence))]
+    assert len(quoted) > 20
+    assert [(sentence, inside) for sentence, inside in quoted if " " in inside] == []
+
+
+#: A sentence that tells someone to use a button, and the buttons it names.
+NAMED_BUTTONS = {"ref_idle": ("ref_arm",), "ref_idle_first": ("ref_arm",), "ref_armed_hint": ("ref_skip",),
+                 "ref_answering_hint": ("ref_right", "ref_wrong"), "ref_race_press_start": ("ref_race_start",),
+                 "ref_race_press_again": ("ref_race_again",), "cockroach_card": ("ui_void",),
+                 "cockroach_card_chain": ("ui_void",), "ui_name_hint": ("ui_key_skip",)}
+
+
+@pytest.mark.parametrize("key", sorted(NAMED_BUTTONS))
+def test_a_french_hint_quotes_the_button_by_its_label(key: str) -> None:
+    # "appuyez sur Ouvrir les buzzers (A …)" did not read as a button's name; the quotes do,
+    # and the key beside it is called a key ("touche A"), not a bare letter.
+    table = catalog("fr")
+    hint = typeset("fr", table[key]).replace(NBSP, " ")
+    for button in NAMED_BUTTONS[key]:
+        assert f"« {table[button].replace(NBSP, ' ')} »" in hint, (key, hint)
+    assert not re.search(r"\((?:[A-Z]|[A-Z] ou)\b", hint), hint
 
 
 @pytest.mark.parametrize(("lang", "figure", "shown"), [
