@@ -3,7 +3,7 @@ English of this). Events too small to tell (a turn starting) give None."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 
 from ..engine import (
@@ -47,6 +47,13 @@ def event_text(event: Event, name: Callable[[int], str] = seat_name, lang: str =
     return text(lang, key, **params)
 
 
+def _listed(lang: str, names: Iterable[str]) -> str:
+    """Names as a sentence lists them: "Bea, Cem and Dan" ("Bea, Cem und Dan"; Korean lists
+    with commas only)."""
+    *rest, last = names
+    return f"{', '.join(rest)}{text(lang, 'word_and')}{last}" if rest else last
+
+
 def _card(lang: str, card: Card) -> str:
     return str(card) if lang == "en" else card_name(lang, card)
 
@@ -76,7 +83,7 @@ def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[st
         case GiftSkipped(player=p):
             return "ev_gift_skipped", {"player": seat(p)}
         case RaceArmed(kind=RaceKind.SLAP, actor=a, eligible=e):
-            return "ev_slap_armed", {"actor": seat(a), "players": ", ".join(map(seat, e))}
+            return "ev_slap_armed", {"actor": seat(a), "players": _listed(lang, map(seat, e))}
         case RaceArmed(kind=RaceKind.COCKROACH, number=n):
             return "ev_cockroach_armed", {"number": n}
         case RaceDecided(kind=RaceKind.SLAP, loser=l, tied=t):
@@ -100,7 +107,7 @@ def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[st
         case GuardChanged(old=o, new=n):
             return "ev_guard_changed", {"old": seat(o), "new": seat(n)}
         case RoundEnded(round=r, out=out):
-            return "ev_round_ended", {"round": r, "out": ", ".join(map(seat, out))}
+            return "ev_round_ended", {"round": r, "out": _listed(lang, map(seat, out))}
         case PenaltyEntered(player=p, moths=m, actions=a, numbers=n, points=pts):
             return "ev_penalty", {"player": seat(p), "moths": m, "actions": a, "numbers": n, "points": pts}
         case HandCorrected(player=p, old=o, new=n):
@@ -109,7 +116,7 @@ def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[st
             return "ev_round_scored", {"round": r, "totals": ", ".join(f"{seat(p)} {x}" for p, x in enumerate(t))}
         case GameOver(winners=w):
             key = "ev_game_over_one" if len(w) == 1 else "ev_game_over_many"
-            return key, {"winners": text(lang, "word_and").join(map(seat, w))}
+            return key, {"winners": _listed(lang, map(seat, w))}
         case Undone(command=c):
             return undone(c, seat, lambda card: _card(lang, card))
     raise AssertionError(f"no sentence for {event!r}")
