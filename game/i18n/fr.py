@@ -247,7 +247,7 @@ TEXT: dict[str, str] = {
     "ui_font_missing": "Aucune police coréenne : installez fonts-nanum.",
     "var_guard_next_round": "Garde à la manche suivante",
     "var_cockroach_racers": "Qui fait la course au cafard",
-    "var_cockroach_card": "Carte action posée dans une course au cafard",
+    "var_cockroach_card": "Carte action en course au cafard",
     "var_draw_when_playable": "Piocher",
     "var_top_tie": "Égalité au plus petit total",
     "val_rotate_left": "à la personne de gauche",
