@@ -231,7 +231,7 @@ TEXT: dict[str, str] = {
     "ui_oldest_title": "¿Quién es la persona de más edad?",
     "ui_deal_title": "Ronda {round}: reparte {guard}",
     "ui_tap_starter": "Toca la carta descubierta",
-    "ui_spider_title": "Araña: ¿a quién da {player} una carta?",
+    "ui_spider_title": "¿A quién da {player} una carta?",
     "ui_press_any": "Pulsa cualquier botón para jugar",
     "ui_attract_line": "Manotazos y carreras de cucarachas decididos al microsegundo",
     "ui_attract_demo": "Así se juega",
