@@ -11,7 +11,7 @@ on every catalog entry it fills in). Idempotent: typesetting typeset text change
   a space the writer forgot is added ("Gardien: Bea" -> "Gardien : Bea").
 
 - **No short piece left alone at a line's end or start.** A key hint's key stays with what it
-  does ("Esc: salir", "S : statistiques"), a " · " separator with the item after it, the start
+  does ("Esc: salir", "S : statistiques"), a " · " separator with the item before it (a line ends on the dot, never starts with one), the start
   signal with its article ("avant le TOP", "hasta el ¡YA!"), and French "à" with the word after
   it ("à la microseconde").
 - **Spanish** opens an exclamation or a question built in code: "Cucaracha 3!" -> "¡Cucaracha 3!",
@@ -74,10 +74,10 @@ def french(text: str) -> str:
 
 
 def keep_together(lang: str, text: str) -> str:
-    """``text`` with no-break spaces where a line must not break: after a key hint's key, after
+    """``text`` with no-break spaces where a line must not break: after a key hint's key, before
     a " · " separator, between the start signal and its article, after French "à"."""
     text = _KEY_HINT.sub(r"\1" + NBSP, text)
-    text = _SEPARATOR.sub(" ·" + NBSP, text)
+    text = _SEPARATOR.sub(NBSP + "· ", text)
     signal = _SIGNAL.get(lang)
     if signal is not None:
         text = signal.sub(r"\1" + NBSP + r"\2", text)

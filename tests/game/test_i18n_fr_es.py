@@ -151,7 +151,7 @@ def test_elision_happens_at_every_placeholder_and_only_there() -> None:
 def test_spanish_says_e_and_u_before_the_sound_that_asks_for_it() -> None:
     # The list is joined in code (" y " between names); the sentence meets the names here.
     assert text("es", "race_tie", players="Bea y Ignacio").startswith("Empate entre Bea e Ignacio")
-    assert typeset("es", "Ana y Hilda · Ana o Óscar") == f"Ana e Hilda ·{NBSP}Ana u Óscar"
+    assert typeset("es", "Ana y Hilda · Ana o Óscar") == f"Ana e Hilda{NBSP}· Ana u Óscar"
     assert typeset("es", "agua y hielo, Bea y Yolanda") == "agua y hielo, Bea y Yolanda"
     assert typeset("fr", "Bea y Ignacio") == "Bea y Ignacio"
 
@@ -236,7 +236,7 @@ def test_french_typesetting_binds_what_must_not_break() -> None:
     assert typeset("fr", "Pas touche avant le TOP") == f"Pas touche avant le{NBSP}TOP"
     assert typeset("fr", "jugées à la microseconde") == f"jugées à{NBSP}la microseconde"
     assert typeset("fr", "Échap : quitter · S : statistiques") == \
-        f"Échap{NBSP}:{NBSP}quitter ·{NBSP}S{NBSP}:{NBSP}statistiques"
+        f"Échap{NBSP}:{NBSP}quitter{NBSP}· S{NBSP}:{NBSP}statistiques"
     assert typeset("es", "Esc: salir") == f"Esc:{NBSP}salir"
     assert typeset("es", "hasta el ¡YA!") == f"hasta el{NBSP}¡YA!"
     # A Spanish title built in code ("{kind} {number}!") opens its exclamation; a sentence
