@@ -26,19 +26,10 @@ def scenes() -> dict[str, Scene]:
 
 
 def in_language(scene: Scene, lang: str) -> Scene:
-    """``scene`` as a table set to ``lang`` shows it: the screens are drawn with ``lang=`` while
-    the scene's own ``ui.lang`` stays English, and the name keyboard opens on the language's own
-    layout (Hangul in Korean: issue 22), which drawing with ``lang=`` alone does not change. A
-    keyboard already set to a layout that is not the English one (a Hangul scene) keeps it."""
-    import copy
+    """``scene`` as a table set to ``lang`` shows it (the gallery draws it so too)."""
+    from game.app.ui.gallery import shown_in
 
-    from game.app.ui.state import own_layout
-
-    if scene.ui.keyboard_seat is None or scene.ui.keyboard_layout != own_layout(scene.ui.lang):
-        return scene
-    ui = copy.deepcopy(scene.ui)
-    ui.lang, ui.keyboard_layout = lang, own_layout(lang)
-    return Scene(scene.table, ui, scene.now_ns)
+    return shown_in(scene, lang)  # type: ignore[no-any-return]
 
 
 def scenes_in(lang: str) -> dict[str, Scene]:

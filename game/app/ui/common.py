@@ -84,8 +84,10 @@ def header(p: Painter, s: Scene, title: str | None = None, instruction: bool = T
         guard_bug(p, bug.inflate(-p.px(4), -p.px(4)))
         chip = pygame.Rect(bug.right, middle.y, middle.right - bug.right, middle.height)
         p.chip(chip, guard_seat, f"{p.t('ui_guard')}: {s.table.name(g.guard)}", px=24)
-    gear = pygame.Rect(r.header.right - settings_w, r.header.y, settings_w, r.header.height)
-    p.button(gear, p.t("ui_settings"), Act("settings"), px=20)
+    if screen_of(s) != "settings":
+        # On the settings screen its own title says "Settings"; a gear there would say it twice.
+        gear = pygame.Rect(r.header.right - settings_w, r.header.y, settings_w, r.header.height)
+        p.button(gear, p.t("ui_settings"), Act("settings"), px=20)
     footer(p, s, r.footer, instruction, said)
     return r
 

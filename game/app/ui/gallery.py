@@ -162,6 +162,21 @@ def shots(scenes: dict[str, object], only: Iterable[str] | None = None) -> list[
     return made
 
 
+def shown_in(scene: Any, lang: str) -> Any:
+    """``scene`` (a common.Scene) as a table set to ``lang`` shows it: screens are drawn with
+    ``lang=`` while the scene's own ``ui.lang`` stays English, and the name keyboard opens on
+    the language's own layout (Hangul in Korean), which drawing with ``lang=`` alone does not
+    change. A keyboard already on a layout that is not its language's own keeps it."""
+    from .common import Scene
+    from .state import own_layout
+
+    if scene.ui.keyboard_seat is None or scene.ui.keyboard_layout != own_layout(scene.ui.lang):
+        return scene
+    ui = copy.deepcopy(scene.ui)
+    ui.lang, ui.keyboard_layout = lang, own_layout(lang)
+    return Scene(scene.table, ui, scene.now_ns)
+
+
 def render_shot(shot: Shot, fonts: object, lang: str, size: tuple[int, int]) -> object:
     """The shot drawn on a new surface of ``size``, as the app draws that frame."""
     import pygame
@@ -169,7 +184,7 @@ def render_shot(shot: Shot, fonts: object, lang: str, size: tuple[int, int]) -> 
     from .render import draw
 
     surface = pygame.Surface(size)
-    draw(surface, fonts, shot.scene, lang=lang, attract=shot.attract_ns is not None,  # type: ignore[arg-type]
+    draw(surface, fonts, shown_in(shot.scene, lang), lang=lang, attract=shot.attract_ns is not None,  # type: ignore[arg-type]
          board=shot.board if shot.name == "attract-board" else None,  # type: ignore[arg-type]
          attract_ns=shot.attract_ns or 0)
     return surface
