@@ -88,7 +88,7 @@ def _key_params(event: Event, seat: Callable[[int], str], lang: str) -> tuple[st
             return "ev_cockroach_armed", {"number": n}
         case RaceDecided(kind=RaceKind.SLAP, loser=l, tied=t):
             if t:
-                return "ev_slap_decided_tie", {"loser": seat(l or 0), "seats": ", ".join(map(str, t))}
+                return "ev_slap_decided_tie", {"loser": seat(l or 0), "seats": _listed(lang, map(seat, t))}
             return "ev_slap_decided", {"loser": seat(l or 0)}
         case RaceDecided(kind=RaceKind.COCKROACH, winner=None):
             return "ev_cockroach_nobody", {}

@@ -71,7 +71,7 @@ def test_event_sentences_in_every_language() -> None:
     assert describe(over) == "Game over: seat 0 and seat 1 share the win."
     assert event_text(over, lambda p: "AB"[p], "de") == "Spielende: A und B gewinnen gemeinsam."
     tie = RaceDecided(RaceKind.SLAP, (0, 1, 2), None, 2, None, (1, 2), ())
-    assert describe(tie) == "seat 2 was slowest after a tie between seats 1, 2 and receives one card from every other player."
+    assert describe(tie) == "seat 2 was slowest after a tie between seat 1 and seat 2 and receives one card from every other player."
     for lang in LANGUAGES:
         assert event_text(tie, lang=lang)
 

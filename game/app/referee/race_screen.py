@@ -488,9 +488,8 @@ def _photo(p: Painter, v: RaceView, photo: tuple[RaceResult, RaceKind], box: pyg
     s = v.session
     assert s.race is not None
     # A race the table starts (bell-slap) has no GO: its times count from the start, and "ms
-    # after GO" under them was untrue. The unit alone until the catalogs have "ms after the
-    # start" in every language.
-    axis = None if s.preset.go is GoSource.RIG else "ms"
+    # after GO" under them would be untrue.
+    axis = None if s.preset.go is GoSource.RIG else p.t("ref_axis_from_start")
     photo_finish(p, _Racers(v.names, s.seats), box, photo[0], photo[1], s.race.go_t_ns, axis)
 
 
